@@ -1,0 +1,428 @@
+//! A game in progress: a [`Rules`] state plus what the common model adds to
+//! every game alike (spec README, "Common model"): resignation and draw
+//! offers, illegal-action policies, repetition history and the turn count that
+//! truncation reads.
+
+use crate::core::{Action, Applied, GameRng, Player, ToAct};
+use crate::error::{GameError, Result};
+use crate::game::Rules;
+use crate::options::Options;
+
+/// What an environment does with an illegal action (`illegal_action=`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum IllegalPolicy {
+    /// Raise, leaving the state unchanged.
+    Raise,
+    /// The offender loses.
+    Lose,
+    /// The game's own rule (tablero rule 16), otherwise as `Lose`.
+    Rules,
+}
+
+/// Options every game shares, read once from the resolved [`Options`].
+#[derive(Clone, Debug)]
+pub struct CommonOptions {
+    /// Full turns after which an environment truncates; 0 = never.
+    pub max_turns: u32,
+    pub illegal: IllegalPolicy,
+    pub resign: bool,
+    pub draw_offers: bool,
+}
+
+impl CommonOptions {
+    pub fn from_options(o: &Options) -> CommonOptions {
+        let flag = |name| matches!(o.get(name), Some(crate::options::OptValue::Bool(true)));
+        CommonOptions {
+            max_turns: o.int("max_turns") as u32,
+            illegal: match o.str("illegal_action") {
+                "lose" => IllegalPolicy::Lose,
+                "rules" => IllegalPolicy::Rules,
+                _ => IllegalPolicy::Raise,
+            },
+            resign: flag("resign"),
+            draw_offers: flag("draw_offers"),
+        }
+    }
+}
+
+/// The last four actions of games with offers, in the spec's order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OfferAction {
+    Resign = 0,
+    OfferDraw = 1,
+    AcceptDraw = 2,
+    DeclineDraw = 3,
+}
+
+impl OfferAction {
+    pub const NAMES: [&'static str; 4] = ["resign", "offer_draw", "accept_draw", "decline_draw"];
+    const ALL: [OfferAction; 4] =
+        [OfferAction::Resign, OfferAction::OfferDraw, OfferAction::AcceptDraw, OfferAction::DeclineDraw];
+
+    fn from_action(num_actions: usize, a: Action) -> Option<OfferAction> {
+        a.index().checked_sub(num_actions - 4).map(|k| OfferAction::ALL[k])
+    }
+
+    fn action(self, num_actions: usize) -> Action {
+        Action((num_actions - 4 + self as usize) as u32)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Offer {
+    None,
+    /// `by` offered a draw; the opponent decides.
+    Pending { by: Player },
+    /// `by`'s offer was declined: `by` continues its turn and may not offer again in it.
+    Declined { by: Player },
+}
+
+/// How a game ended other than by its rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    Resigned(Player),
+    DrawAgreed,
+    /// Lost by an illegal action (`illegal_action="lose"`, or rule 16).
+    Forfeit(Player),
+    Repetition,
+}
+
+/// Result of applying an action under an [`IllegalPolicy`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Applied(Applied),
+    /// Illegal action refused and counted (tablero rule 16); the state is unchanged.
+    Refused,
+    /// Illegal action: the offender lost.
+    Forfeited,
+}
+
+/// A game in progress. Methods take the rules and common options as
+/// arguments so that a session is a plain value, cheap to clone and to store
+/// by the thousand in a batch.
+#[derive(Clone, Debug)]
+pub struct Session<S> {
+    pub state: S,
+    pub rng: GameRng,
+    turns: u32,
+    offer: Offer,
+    verdict: Option<Verdict>,
+    strikes: [u32; 2],
+    /// Repetition keys of the positions at each turn boundary, oldest first.
+    history: Vec<u64>,
+}
+
+impl<S: Clone> Session<S> {
+    pub fn new<R: Rules<State = S>>(rules: &R, seed: u64) -> Self {
+        let mut rng = crate::core::rng_from_seed(seed);
+        let state = rules.initial_state(&mut rng);
+        Self::from_state(rules, state, rng)
+    }
+
+    /// A session whose history starts at `state` (e.g. parsed from a string).
+    pub fn from_state<R: Rules<State = S>>(rules: &R, state: S, rng: GameRng) -> Self {
+        let mut s = Session { state, rng, turns: 0, offer: Offer::None, verdict: None, strikes: [0; 2], history: Vec::new() };
+        s.history.extend(rules.repetition_key(&s.state));
+        s
+    }
+
+    /// Starts a new game in place, keeping allocations (for batches).
+    pub fn reset<R: Rules<State = S>>(&mut self, rules: &R, seed: u64) {
+        self.rng = crate::core::rng_from_seed(seed);
+        self.state = rules.initial_state(&mut self.rng);
+        self.turns = 0;
+        self.offer = Offer::None;
+        self.verdict = None;
+        self.strikes = [0; 2];
+        self.history.clear();
+        self.history.extend(rules.repetition_key(&self.state));
+    }
+
+    /// Complete turns played since the session started.
+    pub fn turns_played(&self) -> u32 {
+        self.turns
+    }
+
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.verdict
+    }
+
+    pub fn to_act<R: Rules<State = S>>(&self, rules: &R) -> ToAct {
+        if self.verdict.is_some() {
+            return ToAct::Terminal;
+        }
+        match self.offer {
+            Offer::Pending { by } => ToAct::Player(by.other()),
+            _ => rules.to_act(&self.state),
+        }
+    }
+
+    pub fn is_terminal<R: Rules<State = S>>(&self, rules: &R) -> bool {
+        self.to_act(rules) == ToAct::Terminal
+    }
+
+    /// Truncated: not over by the rules, but `max_turns` full turns were played.
+    pub fn is_truncated<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions) -> bool {
+        common.max_turns > 0 && self.turns >= common.max_turns && !self.is_terminal(rules)
+    }
+
+    pub fn returns<R: Rules<State = S>>(&self, rules: &R) -> [f32; 2] {
+        let win = |winner: Player| if winner == Player::P0 { [1.0, -1.0] } else { [-1.0, 1.0] };
+        match self.verdict {
+            Some(Verdict::Resigned(p)) | Some(Verdict::Forfeit(p)) => win(p.other()),
+            Some(Verdict::DrawAgreed) | Some(Verdict::Repetition) => [0.0, 0.0],
+            None => rules.returns(&self.state),
+        }
+    }
+
+    pub fn legal_mask<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool]) {
+        let n = rules.spec().num_actions;
+        if self.verdict.is_some() {
+            mask.fill(false);
+            return;
+        }
+        if let Offer::Pending { .. } = self.offer {
+            mask.fill(false);
+            mask[OfferAction::AcceptDraw.action(n).index()] = true;
+            mask[OfferAction::DeclineDraw.action(n).index()] = true;
+            return;
+        }
+        rules.legal_mask(&self.state, mask);
+        if rules.spec().offers && rules.to_act(&self.state).player().is_some() {
+            mask[OfferAction::Resign.action(n).index()] = common.resign;
+            mask[OfferAction::OfferDraw.action(n).index()] =
+                common.draw_offers && !matches!(self.offer, Offer::Declined { .. });
+        }
+    }
+
+    pub fn is_legal<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, a: Action) -> bool {
+        let n = rules.spec().num_actions;
+        if a.index() >= n || self.verdict.is_some() {
+            return false;
+        }
+        let offer_action = if rules.spec().offers { OfferAction::from_action(n, a) } else { None };
+        match (offer_action, self.offer) {
+            (Some(OfferAction::AcceptDraw | OfferAction::DeclineDraw), Offer::Pending { .. }) => true,
+            (_, Offer::Pending { .. }) => false,
+            (Some(OfferAction::Resign), _) => common.resign && rules.to_act(&self.state).player().is_some(),
+            (Some(OfferAction::OfferDraw), offer) => {
+                common.draw_offers
+                    && !matches!(offer, Offer::Declined { .. })
+                    && rules.to_act(&self.state).player().is_some()
+            }
+            (Some(_), _) => false,
+            (None, _) => rules.is_legal(&self.state, a),
+        }
+    }
+
+    /// Applies an action already known to be legal.
+    pub fn apply_legal<R: Rules<State = S>>(&mut self, rules: &R, a: Action) -> Applied {
+        let n = rules.spec().num_actions;
+        if rules.spec().offers {
+            if let Some(offer) = OfferAction::from_action(n, a) {
+                let mover = self.to_act(rules).player().expect("offer actions are taken by a player");
+                match offer {
+                    OfferAction::Resign => self.verdict = Some(Verdict::Resigned(mover)),
+                    OfferAction::OfferDraw => self.offer = Offer::Pending { by: mover },
+                    OfferAction::AcceptDraw => self.verdict = Some(Verdict::DrawAgreed),
+                    OfferAction::DeclineDraw => self.offer = Offer::Declined { by: mover.other() },
+                }
+                return if self.verdict.is_some() { Applied::TurnOver } else { Applied::MidTurn };
+            }
+        }
+        let applied = rules.apply(&mut self.state, a, &mut self.rng);
+        if applied == Applied::TurnOver {
+            self.turns += 1;
+            self.offer = Offer::None;
+            if let Some(key) = rules.repetition_key(&self.state) {
+                self.history.push(key);
+                // Spec: the third occurrence of a position (same side to move) draws.
+                if self.history.iter().filter(|&&k| k == key).count() >= 3 && !rules_terminal(rules, &self.state) {
+                    self.verdict = Some(Verdict::Repetition);
+                }
+            }
+        }
+        applied
+    }
+
+    /// Checked apply: `ValueError`-style error for an illegal action, state unchanged.
+    pub fn apply<R: Rules<State = S>>(&mut self, rules: &R, common: &CommonOptions, a: i64) -> Result<Applied> {
+        let n = rules.spec().num_actions;
+        if self.verdict.is_some() || rules_terminal(rules, &self.state) {
+            return Err(GameError::GameOver { hint: "" });
+        }
+        if a < 0 || a as u64 >= n as u64 {
+            return Err(GameError::ActionOutOfRange { action: a, num_actions: n });
+        }
+        let action = Action(a as u32);
+        if !self.is_legal(rules, common, action) {
+            return Err(self.illegal_error(rules, common, action));
+        }
+        Ok(self.apply_legal(rules, action))
+    }
+
+    /// Apply under an environment's illegal-action policy.
+    pub fn apply_with_policy<R: Rules<State = S>>(&mut self, rules: &R, common: &CommonOptions, a: i64) -> Result<Outcome> {
+        match self.apply(rules, common, a) {
+            Ok(applied) => Ok(Outcome::Applied(applied)),
+            // Out-of-range actions are bad input, never a move: they always raise.
+            Err(e @ GameError::IllegalAction { .. }) => {
+                match common.illegal {
+                    IllegalPolicy::Raise => Err(e),
+                    policy => Ok(self.punish(rules, policy)),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// What an illegal action costs its author under `policy` (not `Raise`).
+    pub fn punish<R: Rules<State = S>>(&mut self, rules: &R, policy: IllegalPolicy) -> Outcome {
+        let Some(offender) = self.to_act(rules).player() else {
+            return Outcome::Refused;
+        };
+        let allowed = rules.illegal_strikes();
+        if policy == IllegalPolicy::Rules && allowed > 0 {
+            let strikes = &mut self.strikes[offender.index()];
+            *strikes += 1;
+            if *strikes <= allowed {
+                return Outcome::Refused;
+            }
+        }
+        self.verdict = Some(Verdict::Forfeit(offender));
+        Outcome::Forfeited
+    }
+
+    /// Illegal actions refused so far per player (rule 16).
+    pub fn strikes(&self) -> [u32; 2] {
+        self.strikes
+    }
+
+    pub fn illegal_error<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, a: Action) -> GameError {
+        let mut mask = vec![false; rules.spec().num_actions];
+        self.legal_mask(rules, common, &mut mask);
+        let legal: Vec<String> = mask
+            .iter()
+            .enumerate()
+            .filter(|(_, &ok)| ok)
+            .take(40)
+            .map(|(i, _)| format!("{i}={}", self.action_to_string(rules, Action(i as u32))))
+            .collect();
+        let more = mask.iter().filter(|&&ok| ok).count().saturating_sub(40);
+        GameError::IllegalAction {
+            action: a.0,
+            what: self.action_to_string(rules, a),
+            legal: if more > 0 { format!("{} (+{more} more)", legal.join(", ")) } else { legal.join(", ") },
+        }
+    }
+
+    pub fn action_to_string<R: Rules<State = S>>(&self, rules: &R, a: Action) -> String {
+        let n = rules.spec().num_actions;
+        if a.index() >= n {
+            return format!("<out of range {}>", a.0);
+        }
+        if rules.spec().offers {
+            if let Some(o) = OfferAction::from_action(n, a) {
+                return OfferAction::NAMES[o as usize].to_string();
+            }
+        }
+        rules.action_to_string(&self.state, a)
+    }
+
+    pub fn string_to_action<R: Rules<State = S>>(&self, rules: &R, text: &str) -> Result<Action> {
+        let n = rules.spec().num_actions;
+        if rules.spec().offers {
+            if let Some(k) = OfferAction::NAMES.iter().position(|&name| name == text.trim()) {
+                return Ok(Action((n - 4 + k) as u32));
+            }
+        }
+        rules.string_to_action(&self.state, text)
+    }
+
+    /// Position string: the game's own, plus `|offer` or `|declined` while a
+    /// draw offer is pending or was declined in the current turn.
+    pub fn to_position<R: Rules<State = S>>(&self, rules: &R) -> String {
+        let mut s = rules.to_position(&self.state);
+        match self.offer {
+            Offer::Pending { .. } => s.push_str("|offer"),
+            Offer::Declined { .. } => s.push_str("|declined"),
+            Offer::None => {}
+        }
+        s
+    }
+
+    pub fn from_position<R: Rules<State = S>>(rules: &R, text: &str, seed: u64) -> Result<Self> {
+        let (base, suffix) = match text.split_once('|') {
+            Some((b, s)) => (b, Some(s)),
+            None => (text, None),
+        };
+        let state = rules.from_position(base)?;
+        let mut session = Self::from_state(rules, state, crate::core::rng_from_seed(seed));
+        if let Some(suffix) = suffix {
+            let Some(mover) = rules.to_act(&session.state).player() else {
+                return Err(GameError::position(text, "a draw-offer field needs a player to move"));
+            };
+            if !rules.spec().offers {
+                return Err(GameError::position(text, "this game has no draw offers ('|' field)"));
+            }
+            session.offer = match suffix {
+                "offer" => Offer::Pending { by: mover },
+                "declined" => Offer::Declined { by: mover },
+                other => {
+                    return Err(GameError::position(
+                        text,
+                        format!("unknown field '|{other}': expected '|offer' or '|declined'"),
+                    ))
+                }
+            };
+        }
+        Ok(session)
+    }
+
+    /// Complete turns in notation (spec: `legal_moves`). While a draw offer is
+    /// pending the opponent's only "moves" are `accept_draw` and `decline_draw`.
+    pub fn legal_moves<R: Rules<State = S>>(&self, rules: &R) -> Vec<String> {
+        if self.verdict.is_some() {
+            return Vec::new();
+        }
+        if let Offer::Pending { .. } = self.offer {
+            return vec![OfferAction::NAMES[2].to_string(), OfferAction::NAMES[3].to_string()];
+        }
+        if rules.to_act(&self.state).player().is_none() {
+            return Vec::new();
+        }
+        rules.turns(&self.state).into_iter().map(|t| t.notation).collect()
+    }
+
+    /// Plays one complete turn written in the game's notation.
+    pub fn play<R: Rules<State = S>>(&mut self, rules: &R, common: &CommonOptions, text: &str) -> Result<()> {
+        if self.is_terminal(rules) {
+            return Err(GameError::GameOver { hint: "" });
+        }
+        if let Offer::Pending { .. } = self.offer {
+            let a = self.string_to_action(rules, text)?;
+            self.apply(rules, common, a.0 as i64)?;
+            return Ok(());
+        }
+        if rules.to_act(&self.state).player().is_none() {
+            return Err(GameError::bad_move(text, "a chance event is next: apply a chance outcome first"));
+        }
+        let actions = rules.parse_turn(&self.state, text)?;
+        for a in actions {
+            self.apply_legal(rules, a);
+        }
+        Ok(())
+    }
+
+    /// Per-field integers of [`Rules::write_info`].
+    pub fn info<R: Rules<State = S>>(&self, rules: &R) -> Vec<(&'static str, i64)> {
+        let fields = rules.spec().info_fields;
+        let mut values = vec![0i32; fields.len()];
+        rules.write_info(&self.state, &mut values);
+        fields.iter().copied().zip(values.into_iter().map(i64::from)).collect()
+    }
+}
+
+fn rules_terminal<R: Rules>(rules: &R, s: &R::State) -> bool {
+    rules.to_act(s) == ToAct::Terminal
+}
