@@ -356,7 +356,7 @@ impl<R: Rules> DynBatch for Batch<R> {
         self.for_each_env(out, |_, game, env, mut row| {
             let mut stats = RolloutStats::default();
             for _ in 0..steps {
-                let a = if *row.to_act == -1 {
+                let a = if env.session.to_act(&game.rules) == crate::core::ToAct::Chance {
                     // A chance node (explicit chance): outcomes by their probabilities.
                     let outcomes = game.rules.chance_outcomes(&env.session.state);
                     sample_outcome(&mut env.policy, &outcomes).map_or(0, |a| a.0 as i64)

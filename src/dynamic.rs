@@ -39,6 +39,7 @@ pub trait DynState: Send + Sync {
     fn apply_with_policy(&mut self, a: i64) -> Result<Outcome>;
     fn to_string(&self) -> String;
     fn legal_moves(&self) -> Vec<String>;
+    fn board_text(&self) -> String;
     fn play(&mut self, text: &str) -> Result<()>;
     fn perft(&self, depth: u32) -> Result<u64>;
     fn action_to_string(&self, a: i64) -> Result<String>;
@@ -130,6 +131,9 @@ impl<R: Rules> DynState for StateBox<R> {
     }
     fn legal_moves(&self) -> Vec<String> {
         self.session.legal_moves(&self.game.rules)
+    }
+    fn board_text(&self) -> String {
+        self.game.rules.board_text(&self.session.state)
     }
     fn play(&mut self, text: &str) -> Result<()> {
         self.session.play(&self.game.rules, &self.game.common, text)

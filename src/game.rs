@@ -96,6 +96,12 @@ pub trait Rules: Send + Sync + Sized + 'static {
     /// leave the board reports a count that never grows).
     fn piece_counts(&self, s: &Self::State) -> [u32; 2];
 
+    /// The board as text for terminals and `str(state)` (default: the
+    /// position string). Games override it with a diagram.
+    fn board_text(&self, s: &Self::State) -> String {
+        self.to_position(s)
+    }
+
     /// Inverse of [`Rules::action_to_string`] among the legal actions.
     fn string_to_action(&self, s: &Self::State, text: &str) -> Result<Action> {
         let mut mask = vec![false; self.spec().num_actions];
