@@ -1,0 +1,48 @@
+"""ludoteca: fast, rule-exact environments for traditional board games.
+
+Quick start::
+
+    import ludoteca
+    ludoteca.games()                        # registered game ids
+    game = ludoteca.Game("tablut")
+    state = game.new_state(seed=0)
+    state.legal_moves()[:3]
+    env = ludoteca.VecEnv("tablut", num_envs=1024, seed=0)
+    obs, info = env.reset()
+
+See the README and ``docs/`` for every game's rules, observations and actions.
+"""
+
+from __future__ import annotations
+
+from . import errors
+from ._core import Env, Game, State, VecEnv, __version__, game_info, games
+from .errors import (
+    ActionsError,
+    GameOverError,
+    IllegalActionError,
+    LudotecaError,
+    MoveError,
+    OptionError,
+    PositionError,
+    UnknownGameError,
+)
+
+__all__ = [
+    "Env",
+    "Game",
+    "State",
+    "VecEnv",
+    "games",
+    "game_info",
+    "errors",
+    "LudotecaError",
+    "UnknownGameError",
+    "OptionError",
+    "IllegalActionError",
+    "ActionsError",
+    "PositionError",
+    "MoveError",
+    "GameOverError",
+    "__version__",
+]

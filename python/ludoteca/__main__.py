@@ -1,0 +1,5 @@
+"""``python -m ludoteca``: see :mod:`ludoteca.cli`."""
+
+from .cli import main
+
+raise SystemExit(main())

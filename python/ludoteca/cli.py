@@ -1,0 +1,166 @@
+"""Command line: ``python -m ludoteca list | play | perft``.
+
+Examples::
+
+    python -m ludoteca list
+    python -m ludoteca play tablut --p0 human --p1 random --seed 3
+    python -m ludoteca perft tablut 3
+    python -m ludoteca perft kharbaga 4 --option removal=deferred
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from typing import Any, Callable, Sequence, TextIO
+
+from ._core import Game, State, game_info, games
+from .errors import LudotecaError
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["removal=deferred", "max_turns=50", "resign=true"]`` -> option kwargs."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise SystemExit(f"--option expects NAME=VALUE, got {pair!r}")
+        name, value = pair.split("=", 1)
+        low = value.lower()
+        parsed: Any
+        if low in ("true", "false"):
+            parsed = low == "true"
+        else:
+            try:
+                parsed = int(value)
+            except ValueError:
+                parsed = value
+        out[name] = parsed
+    return out
+
+
+def cmd_list(_: argparse.Namespace, out: TextIO) -> int:
+    rows = [("id", "family", "version", "actions", "observation", "summary")]
+    for gid in games():
+        info = game_info(gid)
+        g = Game(gid)
+        rows.append(
+            (gid, info["family"], str(info["version"]), str(g.num_actions), "x".join(map(str, g.observation_shape)), info["summary"])
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    for r in rows:
+        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[5] + "\n")
+    return 0
+
+
+Player = Callable[[State], str]
+
+
+def _random_player(rng: random.Random) -> Player:
+    def choose(state: State) -> str:
+        return rng.choice(state.legal_moves())
+
+    return choose
+
+
+def _human_player(inp: TextIO, out: TextIO) -> Player:
+    def choose(state: State) -> str:
+        while True:
+            out.write(f"player {state.current_player} move (e.g. {state.legal_moves()[0]}; 'moves' lists all): ")
+            out.flush()
+            line = inp.readline()
+            if not line:
+                raise EOFError
+            text = line.strip()
+            if text == "moves":
+                out.write(" ".join(state.legal_moves()) + "\n")
+                continue
+            trial = state.clone()
+            try:
+                trial.play(text)
+            except LudotecaError as e:
+                out.write(f"refused: {e}\n")
+                continue
+            return text
+
+    return choose
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> int:
+    game = Game(args.game, **_parse_options(args.option))
+    state = game.new_state(seed=args.seed)
+    rng = random.Random(args.seed)
+    players = [
+        _human_player(inp, out) if kind == "human" else _random_player(rng) for kind in (args.p0, args.p1)
+    ]
+    out.write(f"{game!r}, seed {args.seed}\n{state}\n")
+    while not state.is_terminal():
+        if state.turns_played >= game.max_turns > 0:
+            out.write(f"truncated after {game.max_turns} turns\n")
+            return 0
+        if state.current_player == -1:
+            actions, probs = zip(*state.chance_outcomes())
+            a = rng.choices(actions, weights=probs)[0]
+            out.write(f"chance: {state.action_to_string(a)}\n")
+            state.apply_action(a)
+            continue
+        mover = state.current_player
+        try:
+            move = players[mover](state)
+        except EOFError:
+            out.write("\nend of input\n")
+            return 1
+        state.play(move)
+        out.write(f"\nturn {state.turns_played}: player {mover} plays {move}\n{state}\n")
+    r = state.returns()
+    result = "draw" if r[0] == r[1] else f"player {0 if r[0] > r[1] else 1} wins"
+    out.write(f"game over after {state.turns_played} turns: {result} (returns {r[0]:+g} {r[1]:+g})\n")
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
+    game = Game(args.game, **_parse_options(args.option))
+    state = game.state_from_string(args.position) if args.position else game.new_state(seed=args.seed)
+    out.write(f"{game!r} from {state.to_string()!r}\n")
+    out.write(f"{'depth':>5}  {'nodes':>14}  {'seconds':>9}  {'nodes/s':>14}\n")
+    for depth in range(1, args.depth + 1):
+        t0 = time.perf_counter()
+        n = state.perft(depth)
+        dt = time.perf_counter() - t0
+        out.write(f"{depth:>5}  {n:>14,}  {dt:>9.3f}  {n / dt if dt > 0 else float('inf'):>14,.0f}\n")
+        out.flush()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m ludoteca", description="ludoteca: rule-exact board game environments")
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="list the registered games")
+    play = sub.add_parser("play", help="play a game in the terminal (humans type moves in the game's notation)")
+    play.add_argument("game")
+    play.add_argument("--p0", choices=["random", "human"], default="human")
+    play.add_argument("--p1", choices=["random", "human"], default="random")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+    perft = sub.add_parser("perft", help="count leaves of the tree of complete turns")
+    perft.add_argument("game")
+    perft.add_argument("depth", type=int)
+    perft.add_argument("--position", default=None, help="position string (default: the initial position)")
+    perft.add_argument("--seed", type=int, default=0, help="seed of the initial position")
+    perft.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m ludoteca`` and the ``ludoteca`` script."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "list":
+            return cmd_list(args, sys.stdout)
+        if args.command == "play":
+            return cmd_play(args, sys.stdout)
+        return cmd_perft(args, sys.stdout)
+    except LudotecaError as e:
+        sys.stderr.write(f"error: {e}\n")
+        return 2

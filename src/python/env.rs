@@ -1,0 +1,149 @@
+//! `Env`: one game driven step by step, in the Gymnasium style.
+
+use super::errors::raise;
+use super::state::{action_arg, PyGame, PyState};
+use super::to_py;
+use crate::core::{derive_seed, ToAct};
+use crate::dynamic::{DynGame, DynState};
+use crate::session::Outcome;
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, ToPyArray};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use std::sync::Arc;
+
+#[pyclass(name = "Env", module = "ludoteca._core")]
+pub struct PyEnv {
+    game: Arc<dyn DynGame>,
+    state: Box<dyn DynState>,
+    seed: u64,
+    episode: u64,
+    done: bool,
+}
+
+impl PyEnv {
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        let arr = PyArrayDyn::<f32>::zeros(py, self.game.spec().observation_shape.clone(), false);
+        // SAFETY: freshly created, contiguous, not shared.
+        self.state.observe(unsafe { arr.as_slice_mut().expect("contiguous") });
+        arr.into_any()
+    }
+
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let arr = PyArray1::<bool>::zeros(py, self.game.spec().num_actions, false);
+        // SAFETY: as above.
+        self.state.legal_mask(unsafe { arr.as_slice_mut().expect("contiguous") });
+        arr
+    }
+
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("legal_action_mask", self.mask(py))?;
+        d.set_item("current_player", self.state.to_act().code())?;
+        d.set_item("turn", self.state.turns_played())?;
+        for (k, v) in self.state.info() {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+}
+
+#[pymethods]
+impl PyEnv {
+    #[new]
+    #[pyo3(signature = (game_id, seed = 0, **options))]
+    fn new(game_id: &str, seed: u64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let game = PyGame::make(game_id, options)?;
+        let state = game.clone().new_state(derive_seed(seed, 0));
+        Ok(PyEnv { game, state, seed, episode: 0, done: false })
+    }
+
+    /// Starts a new game. With `seed`, the env's seed is replaced and game
+    /// numbering restarts; without, the next game of the current seed starts.
+    #[pyo3(signature = (seed = None, options = None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+        options: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        if let Some(o) = options {
+            if !o.is_none() {
+                return Err(raise("OptionError", "reset(options=...) is not supported: pass game options to Env()".into()));
+            }
+        }
+        match seed {
+            Some(s) => {
+                self.seed = s;
+                self.episode = 0;
+            }
+            None => self.episode += 1,
+        }
+        self.state.reset(derive_seed(self.seed, self.episode));
+        self.done = false;
+        Ok((self.observation(py), self.info(py)?))
+    }
+
+    /// Applies one decision of the player to move. Returns `(obs, rewards,
+    /// terminated, truncated, info)`; rewards has shape (2,), one per player.
+    fn step<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+        if self.done {
+            return Err(raise(
+                "GameOverError",
+                "the game is over (terminated or truncated): call reset() before step()".into(),
+            ));
+        }
+        let a = action_arg(action)?;
+        let outcome = self.state.apply_with_policy(a).map_err(to_py)?;
+        let terminated = self.state.to_act() == ToAct::Terminal;
+        let truncated = !terminated && self.state.is_truncated();
+        self.done = terminated || truncated;
+        let rewards: [f32; 2] = if terminated { self.state.returns() } else { [0.0, 0.0] };
+        let info = self.info(py)?;
+        info.set_item("refused", outcome == Outcome::Refused)?;
+        info.set_item("illegal_action", outcome != Outcome::Refused && !matches!(outcome, Outcome::Applied(_)))?;
+        PyTuple::new(
+            py,
+            [
+                self.observation(py),
+                rewards.to_pyarray(py).into_any(),
+                pyo3::types::PyBool::new(py, terminated).to_owned().into_any(),
+                pyo3::types::PyBool::new(py, truncated).to_owned().into_any(),
+                info.into_any(),
+            ],
+        )
+    }
+
+    /// A copy of the current state.
+    #[getter]
+    fn state(&self) -> PyState {
+        PyState { inner: self.state.clone_box() }
+    }
+
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame { inner: self.game.clone() }
+    }
+
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.game.spec().num_actions
+    }
+
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.game.spec().observation_shape.iter().copied())
+    }
+
+    #[getter]
+    fn current_player(&self) -> i32 {
+        self.state.to_act().code()
+    }
+
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.mask(py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Env({:?}, seed={})", self.game.entry().id, self.seed)
+    }
+}

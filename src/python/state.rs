@@ -1,0 +1,273 @@
+//! `Game` and `State`.
+
+use super::errors::raise;
+use super::{opt_to_py, options_from_kwargs, to_py};
+use crate::dynamic::{DynGame, DynState};
+use crate::registry;
+use numpy::{PyArray1, PyArrayMethods, ToPyArray};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use std::sync::Arc;
+
+/// Extracts an action: any Python or numpy integer (not bool, not float).
+pub(crate) fn action_arg(a: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if a.is_instance_of::<pyo3::types::PyBool>() || a.is_instance_of::<pyo3::types::PyFloat>() {
+        return Err(raise("IllegalActionError", format!("action must be an integer, got {}", type_name(a))));
+    }
+    a.extract::<i64>()
+        .map_err(|_| raise("IllegalActionError", format!("action must be an integer, got {}", type_name(a))))
+}
+
+pub(crate) fn type_name(a: &Bound<'_, PyAny>) -> String {
+    a.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+#[pyclass(name = "Game", module = "ludoteca._core", frozen)]
+pub struct PyGame {
+    pub(crate) inner: Arc<dyn DynGame>,
+}
+
+impl PyGame {
+    pub(crate) fn make(game_id: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Arc<dyn DynGame>> {
+        let given = options_from_kwargs(kwargs)?;
+        registry::make(game_id, &given).map_err(to_py)
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (game_id, **options))]
+    fn new(game_id: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Ok(PyGame { inner: Self::make(game_id, options)? })
+    }
+
+    #[getter]
+    fn id(&self) -> &'static str {
+        self.inner.entry().id
+    }
+    #[getter]
+    fn family(&self) -> &'static str {
+        self.inner.entry().family
+    }
+    #[getter]
+    fn version(&self) -> u32 {
+        self.inner.entry().version
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.spec().num_actions
+    }
+    #[getter]
+    fn num_players(&self) -> usize {
+        2
+    }
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.spec().observation_shape.iter().copied())
+    }
+    #[getter]
+    fn info_fields(&self) -> Vec<&'static str> {
+        self.inner.spec().info_fields.to_vec()
+    }
+    #[getter]
+    fn max_turns(&self) -> u32 {
+        self.inner.common().max_turns
+    }
+    /// The resolved options, defaults included.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in self.inner.options().iter() {
+            d.set_item(k, opt_to_py(py, v)?)?;
+        }
+        Ok(d)
+    }
+
+    #[pyo3(signature = (seed = 0))]
+    fn new_state(&self, seed: u64) -> PyState {
+        PyState { inner: self.inner.clone().new_state(seed) }
+    }
+
+    fn state_from_string(&self, text: &str) -> PyResult<PyState> {
+        Ok(PyState { inner: self.inner.clone().state_from_string(text).map_err(to_py)? })
+    }
+
+    fn __repr__(&self) -> String {
+        let opts: Vec<String> = self
+            .inner
+            .options()
+            .iter()
+            .filter(|(k, v)| {
+                let spec = self.inner.entry().option_specs().into_iter().find(|s| s.name == *k);
+                spec.is_some_and(|s| &s.default_value() != *v)
+            })
+            .map(|(k, v)| format!(", {k}={v}"))
+            .collect();
+        format!("Game({:?}{})", self.inner.entry().id, opts.join(""))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>))> {
+        let py = slf.py();
+        let make = py.import("ludoteca._pickle")?.getattr("make_game")?;
+        let me = slf.get();
+        Ok((make, (me.inner.entry().id.to_string(), me.options(py)?)))
+    }
+}
+
+#[pyclass(name = "State", module = "ludoteca._core")]
+pub struct PyState {
+    pub(crate) inner: Box<dyn DynState>,
+}
+
+#[pymethods]
+impl PyState {
+    /// 0 or 1 for a player, -1 for a chance node, -2 when terminal.
+    #[getter]
+    fn current_player(&self) -> i32 {
+        self.inner.to_act().code()
+    }
+
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame { inner: self.inner.game() }
+    }
+
+    /// Complete turns played since this state's game started.
+    #[getter]
+    fn turns_played(&self) -> u32 {
+        self.inner.turns_played()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.inner.to_act() == crate::core::ToAct::Terminal
+    }
+
+    fn is_chance_node(&self) -> bool {
+        self.inner.to_act() == crate::core::ToAct::Chance
+    }
+
+    fn returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        self.inner.returns().to_pyarray(py)
+    }
+
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let n = self.inner.game().spec().num_actions;
+        let arr = PyArray1::<bool>::zeros(py, n, false);
+        // SAFETY: freshly created, contiguous, not shared.
+        self.inner.legal_mask(unsafe { arr.as_slice_mut().expect("contiguous") });
+        arr
+    }
+
+    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let n = self.inner.game().spec().num_actions;
+        let mut mask = vec![false; n];
+        self.inner.legal_mask(&mut mask);
+        let v: Vec<i64> = (0..n as i64).filter(|&i| mask[i as usize]).collect();
+        v.to_pyarray(py)
+    }
+
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.apply(action_arg(action)?).map(|_| ()).map_err(to_py)
+    }
+
+    fn clone(&self) -> PyState {
+        PyState { inner: self.inner.clone_box() }
+    }
+
+    fn __copy__(&self) -> PyState {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        self.clone()
+    }
+
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        let game = self.inner.game();
+        let shape = game.spec().observation_shape.clone();
+        let arr = numpy::PyArrayDyn::<f32>::zeros(py, shape, false);
+        // SAFETY: freshly created, contiguous, not shared.
+        self.inner.observe(unsafe { arr.as_slice_mut().expect("contiguous") });
+        arr.into_any()
+    }
+
+    fn to_string(&self) -> String {
+        self.inner.to_string()
+    }
+
+    /// The board as text.
+    fn __str__(&self) -> String {
+        self.inner.board_text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("State({:?}, {:?})", self.inner.game().entry().id, self.inner.to_string())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyState>() {
+            Ok(o) => {
+                let o = o.borrow();
+                Arc::ptr_eq(&self.inner.game(), &o.inner.game()) && self.inner.to_string() == o.inner.to_string()
+                    || (self.inner.game().entry().id == o.inner.game().entry().id
+                        && self.inner.game().options() == o.inner.game().options()
+                        && self.inner.to_string() == o.inner.to_string())
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.inner.game().entry().id.hash(&mut h);
+        self.inner.to_string().hash(&mut h);
+        h.finish()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.inner.legal_moves()
+    }
+
+    fn play(&mut self, r#move: &str) -> PyResult<()> {
+        self.inner.play(r#move).map_err(to_py)
+    }
+
+    fn perft(&self, py: Python<'_>, depth: i64) -> PyResult<u64> {
+        if !(0..=64).contains(&depth) {
+            return Err(raise("LudotecaValueError", format!("perft depth must be an integer in [0, 64], got {depth}")));
+        }
+        let state = self.inner.clone_box();
+        py.detach(move || state.perft(depth as u32)).map_err(to_py)
+    }
+
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        self.inner.action_to_string(action_arg(action)?).map_err(to_py)
+    }
+
+    fn string_to_action(&self, text: &str) -> PyResult<i64> {
+        self.inner.string_to_action(text).map(|a| a.0 as i64).map_err(to_py)
+    }
+
+    /// `(action, probability)` pairs at a chance node; empty elsewhere.
+    fn chance_outcomes(&self) -> Vec<(i64, f64)> {
+        self.inner.chance_outcomes().into_iter().map(|(a, p)| (a.0 as i64, p)).collect()
+    }
+
+    /// The game's info fields for this decision (e.g. tablut's `king_corner_routes`).
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in self.inner.info() {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (PyGame, String))> {
+        let py = slf.py();
+        let make = py.import("ludoteca._pickle")?.getattr("make_state")?;
+        let me = slf.borrow();
+        Ok((make, (PyGame { inner: me.inner.game() }, me.inner.to_string())))
+    }
+}

@@ -1,0 +1,364 @@
+//! `VecEnv`: N games stepped by one call, in Rust, in parallel, without the GIL.
+
+use super::errors::raise;
+use super::state::{type_name, PyGame, PyState};
+use super::to_py;
+use crate::batch::{default_threads, BatchOut, DynBatch, ObsOut};
+use crate::dynamic::DynGame;
+use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ObsDtype {
+    F32,
+    U8,
+}
+
+/// One set of output arrays (fresh per call, or the reused ones).
+struct Arrays {
+    obs: Py<PyAny>,
+    mask: Py<PyArray2<bool>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    to_act: Py<PyArray1<i32>>,
+    info: Py<PyArray2<i32>>,
+}
+
+#[pyclass(name = "VecEnv", module = "ludoteca._core")]
+pub struct PyVecEnv {
+    game: Arc<dyn DynGame>,
+    batch: Box<dyn DynBatch>,
+    copy: bool,
+    dtype: ObsDtype,
+    reused: Arrays,
+    final_obs: Vec<f32>,
+    seed: u64,
+}
+
+impl PyVecEnv {
+    fn obs_dims(&self) -> Vec<usize> {
+        let mut dims = vec![self.batch.num_envs()];
+        dims.extend(self.game.spec().observation_shape.iter().copied());
+        dims
+    }
+
+    fn new_arrays(py: Python<'_>, n: usize, dims: Vec<usize>, a: usize, f: usize, dtype: ObsDtype) -> Arrays {
+        // SAFETY: every element is written by the batch engine before the
+        // arrays are returned (reset and step write every row in full).
+        unsafe {
+            Arrays {
+                obs: match dtype {
+                    ObsDtype::F32 => PyArrayDyn::<f32>::new(py, dims, false).into_any().unbind(),
+                    ObsDtype::U8 => PyArrayDyn::<u8>::new(py, dims, false).into_any().unbind(),
+                },
+                mask: PyArray2::<bool>::new(py, [n, a], false).unbind(),
+                rewards: PyArray2::<f32>::new(py, [n, 2], false).unbind(),
+                terminated: PyArray1::<bool>::new(py, n, false).unbind(),
+                truncated: PyArray1::<bool>::new(py, n, false).unbind(),
+                to_act: PyArray1::<i32>::new(py, n, false).unbind(),
+                info: PyArray2::<i32>::new(py, [n, f], false).unbind(),
+            }
+        }
+    }
+
+    fn arrays_for_call(&self, py: Python<'_>) -> Arrays {
+        if self.copy {
+            Self::new_arrays(
+                py,
+                self.batch.num_envs(),
+                self.obs_dims(),
+                self.batch.num_actions(),
+                self.batch.num_info(),
+                self.dtype,
+            )
+        } else {
+            Arrays {
+                obs: self.reused.obs.clone_ref(py),
+                mask: self.reused.mask.clone_ref(py),
+                rewards: self.reused.rewards.clone_ref(py),
+                terminated: self.reused.terminated.clone_ref(py),
+                truncated: self.reused.truncated.clone_ref(py),
+                to_act: self.reused.to_act.clone_ref(py),
+                info: self.reused.info.clone_ref(py),
+            }
+        }
+    }
+
+    /// Runs `f` on the batch with `arrays` as outputs, the GIL released.
+    fn run<R: Send>(
+        &mut self,
+        py: Python<'_>,
+        arrays: &Arrays,
+        f: impl FnOnce(&mut dyn DynBatch, &mut BatchOut<'_>) -> R + Send,
+    ) -> R {
+        // SAFETY: the arrays are C-contiguous numpy arrays this object created;
+        // nothing else writes them while the batch runs (the GIL is only
+        // released inside this call, and Python code cannot run on this
+        // object meanwhile because `self` is mutably borrowed).
+        unsafe {
+            let obs = match self.dtype {
+                ObsDtype::F32 => ObsOut::F32(arrays.obs.bind(py).cast::<PyArrayDyn<f32>>().unwrap().as_slice_mut().unwrap()),
+                ObsDtype::U8 => ObsOut::U8(arrays.obs.bind(py).cast::<PyArrayDyn<u8>>().unwrap().as_slice_mut().unwrap()),
+            };
+            let mut out = BatchOut {
+                obs,
+                mask: arrays.mask.bind(py).as_slice_mut().unwrap(),
+                rewards: arrays.rewards.bind(py).as_slice_mut().unwrap(),
+                terminated: arrays.terminated.bind(py).as_slice_mut().unwrap(),
+                truncated: arrays.truncated.bind(py).as_slice_mut().unwrap(),
+                to_act: arrays.to_act.bind(py).as_slice_mut().unwrap(),
+                info: arrays.info.bind(py).as_slice_mut().unwrap(),
+                final_obs: &mut self.final_obs,
+            };
+            let batch = &mut *self.batch;
+            py.detach(move || f(batch, &mut out))
+        }
+    }
+
+    fn info<'py>(&self, py: Python<'py>, arrays: &Arrays) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("legal_action_mask", arrays.mask.bind(py))?;
+        d.set_item("current_player", arrays.to_act.bind(py))?;
+        let info = arrays.info.bind(py);
+        for (k, name) in self.game.spec().info_fields.iter().enumerate() {
+            d.set_item(*name, info.get_item((pyo3::types::PySlice::full(py), k))?)?;
+        }
+        Ok(d)
+    }
+
+    /// Converts `actions` to a contiguous int64 vector of the batch's length.
+    fn actions(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+        let n = self.batch.num_envs();
+        if let Ok(arr) = actions.cast::<PyArray1<i64>>() {
+            if arr.len() == n {
+                if let Ok(ro) = arr.try_readonly() {
+                    if let Ok(s) = ro.as_slice() {
+                        return Ok(s.to_vec());
+                    }
+                }
+            }
+        }
+        let np = py.import("numpy")?;
+        let arr = np.call_method1("asarray", (actions,)).map_err(|_| {
+            raise("ActionsError", format!("actions must be an integer array of shape ({n},), got {}", type_name(actions)))
+        })?;
+        let dtype = arr.getattr("dtype")?;
+        let kind: String = dtype.getattr("kind")?.extract()?;
+        let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+        if !(kind == "i" || kind == "u") || shape != [n] {
+            let shape_s = format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "));
+            let shape_s = if shape.len() == 1 { shape_s.replace(')', ",)") } else { shape_s };
+            return Err(raise(
+                "ActionsError",
+                format!("actions must be an integer array of shape ({n},), got {} {shape_s}", dtype.str()?),
+            ));
+        }
+        let arr = arr.call_method1("astype", ("int64",))?;
+        let arr = arr.cast::<PyArray1<i64>>()?;
+        Ok(arr.readonly().as_array().to_vec())
+    }
+
+    fn finish_step<'py>(&self, py: Python<'py>, arrays: Arrays) -> PyResult<Bound<'py, PyTuple>> {
+        let info = self.info(py, &arrays)?;
+        let term = arrays.terminated.bind(py);
+        let trunc = arrays.truncated.bind(py);
+        let done: Vec<bool> = {
+            let (t, u) = (term.readonly(), trunc.readonly());
+            t.as_slice()?.iter().zip(u.as_slice()?).map(|(a, b)| *a || *b).collect()
+        };
+        if done.iter().any(|&d| d) {
+            let l = self.game.spec().observation_len();
+            let fin = PyArrayDyn::<f32>::zeros(py, self.obs_dims(), false);
+            let returns = PyArray2::<f32>::zeros(py, [done.len(), 2], false);
+            {
+                // SAFETY: fresh arrays, not shared yet.
+                let (f, r) = unsafe { (fin.as_slice_mut()?, returns.as_slice_mut()?) };
+                let rewards = arrays.rewards.bind(py).readonly();
+                let rewards = rewards.as_slice()?;
+                for (i, _) in done.iter().enumerate().filter(|(_, &d)| d) {
+                    f[i * l..(i + 1) * l].copy_from_slice(&self.final_obs[i * l..(i + 1) * l]);
+                    r[i * 2..i * 2 + 2].copy_from_slice(&rewards[i * 2..i * 2 + 2]);
+                }
+            }
+            info.set_item("final_observation", fin)?;
+            info.set_item("_final_observation", PyArray1::from_vec(py, done))?;
+            info.set_item("final_returns", returns)?;
+        }
+        PyTuple::new(
+            py,
+            [
+                arrays.obs.bind(py).clone(),
+                arrays.rewards.bind(py).clone().into_any(),
+                term.clone().into_any(),
+                trunc.clone().into_any(),
+                info.into_any(),
+            ],
+        )
+    }
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(signature = (game_id, num_envs, seed = 0, num_threads = None, copy = true, obs_dtype = "float32", **options))]
+    fn new(
+        py: Python<'_>,
+        game_id: &str,
+        num_envs: i64,
+        seed: u64,
+        num_threads: Option<i64>,
+        copy: bool,
+        obs_dtype: &str,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let game = PyGame::make(game_id, options)?;
+        if !(1..=1 << 24).contains(&num_envs) {
+            return Err(raise("OptionError", format!("num_envs must be an integer in [1, 16777216], got {num_envs}")));
+        }
+        let dtype = match obs_dtype {
+            "float32" => ObsDtype::F32,
+            "uint8" => ObsDtype::U8,
+            other => {
+                return Err(raise("OptionError", format!("obs_dtype must be \"float32\" or \"uint8\", got {other:?}")))
+            }
+        };
+        let n = num_envs as usize;
+        let mut batch = game.clone().new_batch(n, seed);
+        let threads = match num_threads {
+            None => default_threads(),
+            Some(t) if t >= 1 && t <= 1024 => t as usize,
+            Some(t) => return Err(raise("OptionError", format!("num_threads must be None or an integer in [1, 1024], got {t}"))),
+        };
+        batch.set_threads(threads).map_err(to_py)?;
+        let mut dims = vec![n];
+        dims.extend(game.spec().observation_shape.iter().copied());
+        let reused = Self::new_arrays(py, n, dims, batch.num_actions(), batch.num_info(), dtype);
+        let final_obs = vec![0.0; n * batch.obs_len()];
+        let mut me = PyVecEnv { game, batch, copy, dtype, reused, final_obs, seed };
+        let arrays = me.arrays_for_call(py);
+        me.run(py, &arrays, |b, out| b.reset(None, out));
+        Ok(me)
+    }
+
+    /// Starts every env afresh. With `seed`, per-env seeds are re-derived from it.
+    #[pyo3(signature = (seed = None, options = None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+        options: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        if options.is_some_and(|o| !o.is_none()) {
+            return Err(raise("OptionError", "reset(options=...) is not supported: pass game options to VecEnv()".into()));
+        }
+        if let Some(s) = seed {
+            self.seed = s;
+        }
+        let arrays = self.arrays_for_call(py);
+        self.run(py, &arrays, |b, out| b.reset(seed, out));
+        let info = self.info(py, &arrays)?;
+        Ok((arrays.obs.bind(py).clone(), info))
+    }
+
+    /// Steps every env with its action (int array of shape (num_envs,)).
+    /// Returns `(obs, rewards, terminated, truncated, info)`, auto-resetting
+    /// finished games in the same step (see the docs).
+    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+        let actions = self.actions(py, actions)?;
+        self.batch.validate(&actions).map_err(|e| raise("IllegalActionError", e.to_string()))?;
+        let arrays = self.arrays_for_call(py);
+        self.run(py, &arrays, |b, out| b.step(&actions, out));
+        self.finish_step(py, arrays)
+    }
+
+    /// Plays `steps` decisions in every env with uniformly random legal
+    /// actions chosen in Rust (chance nodes by their probabilities). Returns
+    /// totals: steps, terminated, truncated, wins_p0, wins_p1, draws.
+    #[pyo3(signature = (steps, policy = "random"))]
+    fn rollout<'py>(&mut self, py: Python<'py>, steps: i64, policy: &str) -> PyResult<Bound<'py, PyDict>> {
+        if policy != "random" {
+            return Err(raise("OptionError", format!("policy must be \"random\", got {policy:?}")));
+        }
+        if steps < 0 {
+            return Err(raise("LudotecaValueError", format!("steps must be a non-negative integer, got {steps}")));
+        }
+        let arrays = Arrays {
+            obs: self.reused.obs.clone_ref(py),
+            mask: self.reused.mask.clone_ref(py),
+            rewards: self.reused.rewards.clone_ref(py),
+            terminated: self.reused.terminated.clone_ref(py),
+            truncated: self.reused.truncated.clone_ref(py),
+            to_act: self.reused.to_act.clone_ref(py),
+            info: self.reused.info.clone_ref(py),
+        };
+        let stats = self.run(py, &arrays, |b, out| b.rollout(steps as usize, out));
+        let d = PyDict::new(py);
+        d.set_item("steps", stats.steps)?;
+        d.set_item("terminated", stats.terminated)?;
+        d.set_item("truncated", stats.truncated)?;
+        d.set_item("wins_p0", stats.wins[0])?;
+        d.set_item("wins_p1", stats.wins[1])?;
+        d.set_item("draws", stats.draws)?;
+        Ok(d)
+    }
+
+    /// A copy of env `index`'s current state.
+    fn state(&self, index: i64) -> PyResult<PyState> {
+        let n = self.batch.num_envs() as i64;
+        if !(0..n).contains(&index) {
+            return Err(raise("LudotecaValueError", format!("env index must be in [0, {n}), got {index}")));
+        }
+        Ok(PyState { inner: self.batch.state(index as usize) })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.batch.num_envs()
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.batch.num_actions()
+    }
+    /// Shape of one env's observation.
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.game.spec().observation_shape.iter().copied())
+    }
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.batch.threads()
+    }
+    #[setter]
+    fn set_num_threads(&mut self, threads: i64) -> PyResult<()> {
+        if !(1..=1024).contains(&threads) {
+            return Err(raise("OptionError", format!("num_threads must be an integer in [1, 1024], got {threads}")));
+        }
+        self.batch.set_threads(threads as usize).map_err(to_py)
+    }
+    #[getter]
+    fn copy(&self) -> bool {
+        self.copy
+    }
+    #[getter]
+    fn obs_dtype(&self) -> &'static str {
+        match self.dtype {
+            ObsDtype::F32 => "float32",
+            ObsDtype::U8 => "uint8",
+        }
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame { inner: self.game.clone() }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("VecEnv({:?}, num_envs={}, num_threads={})", self.game.entry().id, self.batch.num_envs(), self.batch.threads())
+    }
+}
