@@ -112,6 +112,8 @@ pub trait DynBatch: Send + Sync {
     /// `steps` decisions per env with uniformly random legal actions chosen in
     /// Rust; observations and masks are produced every step as in `step`.
     fn rollout(&mut self, steps: usize, out: &mut BatchOut<'_>) -> RolloutStats;
+    /// The seed of env `i` (its game k is seeded with `derive_seed(seed, k)`).
+    fn env_seed(&self, i: usize) -> u64;
     /// A copy of env `i`'s session as a standalone state.
     fn state(&self, i: usize) -> Box<dyn crate::dynamic::DynState>;
 }
@@ -390,6 +392,10 @@ impl<R: Rules> DynBatch for Batch<R> {
             t.draws += stats.draws;
         });
         totals.into_inner().unwrap()
+    }
+
+    fn env_seed(&self, i: usize) -> u64 {
+        self.envs[i].seed
     }
 
     fn state(&self, i: usize) -> Box<dyn crate::dynamic::DynState> {

@@ -18,6 +18,9 @@ pub struct PyEnv {
     seed: u64,
     episode: u64,
     done: bool,
+    /// No decision taken in the current game yet: `reset()` keeps it, so that
+    /// `Env(seed=s)` followed by `reset()` plays game 0 of `s`.
+    fresh: bool,
 }
 
 impl PyEnv {
@@ -54,11 +57,12 @@ impl PyEnv {
     fn new(game_id: &str, seed: u64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let game = PyGame::make(game_id, options)?;
         let state = game.clone().new_state(derive_seed(seed, 0));
-        Ok(PyEnv { game, state, seed, episode: 0, done: false })
+        Ok(PyEnv { game, state, seed, episode: 0, done: false, fresh: true })
     }
 
     /// Starts a new game. With `seed`, the env's seed is replaced and game
-    /// numbering restarts; without, the next game of the current seed starts.
+    /// numbering restarts; without, the next game of the current seed starts
+    /// (game 0 if no decision was taken since construction or the last seeding).
     #[pyo3(signature = (seed = None, options = None))]
     fn reset<'py>(
         &mut self,
@@ -76,8 +80,10 @@ impl PyEnv {
                 self.seed = s;
                 self.episode = 0;
             }
+            None if self.fresh => {}
             None => self.episode += 1,
         }
+        self.fresh = true;
         self.state.reset(derive_seed(self.seed, self.episode));
         self.done = false;
         Ok((self.observation(py), self.info(py)?))
@@ -93,6 +99,7 @@ impl PyEnv {
             ));
         }
         let a = action_arg(action)?;
+        self.fresh = false;
         let outcome = self.state.apply_with_policy(a).map_err(to_py)?;
         let terminated = self.state.to_act() == ToAct::Terminal;
         let truncated = !terminated && self.state.is_truncated();

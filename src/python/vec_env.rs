@@ -314,6 +314,12 @@ impl PyVecEnv {
         Ok(PyState { inner: self.batch.state(index as usize) })
     }
 
+    /// The seed of each env: env i's game k is seeded from the k-th seed derived from it,
+    /// exactly as `Env(game_id, seed=env_seeds()[i])` seeds its games.
+    fn env_seeds(&self) -> Vec<u64> {
+        (0..self.batch.num_envs()).map(|i| self.batch.env_seed(i)).collect()
+    }
+
     #[getter]
     fn num_envs(&self) -> usize {
         self.batch.num_envs()

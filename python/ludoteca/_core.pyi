@@ -1,0 +1,194 @@
+"""Type stubs of the compiled core ``ludoteca._core`` (see ``ludoteca``)."""
+
+from typing import Any, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+_Action = Union[int, np.integer[Any]]
+_Options = Union[bool, int, str]
+
+def games() -> list[str]:
+    """Ids of every registered game, in display order."""
+
+def game_info(game_id: str) -> dict[str, Any]:
+    """Registry facts of a game: id, family, version, summary, max_turns,
+    offers, and options (a list of ``{"name", "default", "doc"}``)."""
+
+class Game:
+    """The rules of one game with its options; a factory of states.
+
+    ``Game("damas", max_turns=150)``. Raises ``UnknownGameError`` for an
+    unknown id and ``OptionError`` for an unknown option or a bad value.
+    """
+
+    def __init__(self, game_id: str, **options: _Options) -> None: ...
+    @property
+    def id(self) -> str:
+        """The game id."""
+    @property
+    def family(self) -> str:
+        """The game family (its docs page: ``docs/games/<family>.md``)."""
+    @property
+    def version(self) -> int:
+        """Rules version, bumped whenever legal moves, encodings or rewards change."""
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space."""
+    @property
+    def num_players(self) -> int:
+        """Always 2."""
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of one observation."""
+    @property
+    def info_fields(self) -> list[str]:
+        """Names of the per-decision integers in ``State.info()`` and env infos."""
+    @property
+    def max_turns(self) -> int:
+        """Full turns after which environments truncate (0: never)."""
+    @property
+    def options(self) -> dict[str, _Options]:
+        """Every option with its resolved value (defaults included)."""
+    def new_state(self, seed: int = 0) -> State:
+        """The initial position; ``seed`` decides what is random (who starts, dice)."""
+    def state_from_string(self, text: str) -> State:
+        """Parses a position string; ``PositionError`` says what is wrong."""
+
+class State:
+    """A game in progress. Mutable: ``apply_action`` and ``play`` change it."""
+
+    @property
+    def current_player(self) -> int:
+        """0 or 1, -1 at a chance node, -2 when terminal."""
+    @property
+    def game(self) -> Game:
+        """The game this state belongs to."""
+    @property
+    def turns_played(self) -> int:
+        """Complete turns played since this state's game started."""
+    def is_terminal(self) -> bool:
+        """Whether the game has ended by its rules (or by resignation, agreement, forfeit)."""
+    def is_chance_node(self) -> bool:
+        """Whether the next decision is a chance event (explicit chance only)."""
+    def returns(self) -> npt.NDArray[np.float32]:
+        """Per-player returns, shape (2,); zeros until the game ends."""
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """Boolean mask of shape (num_actions,)."""
+    def legal_actions(self) -> npt.NDArray[np.int64]:
+        """Sorted legal action indices."""
+    def apply_action(self, action: _Action) -> None:
+        """Applies one decision; ``IllegalActionError`` (a ValueError) if illegal, state unchanged."""
+    def clone(self) -> State:
+        """An independent copy (history and random generator included)."""
+    def __copy__(self) -> State: ...
+    def __deepcopy__(self, memo: Any) -> State: ...
+    def observation(self) -> npt.NDArray[np.float32]:
+        """The observation of the player to move, shape ``game.observation_shape``."""
+    def to_string(self) -> str:
+        """The position string (round-trips through ``Game.state_from_string``)."""
+    def legal_moves(self) -> list[str]:
+        """Every complete legal turn in notation, one per distinct resulting position."""
+    def play(self, move: str) -> None:
+        """Applies one complete turn written in notation; ``MoveError`` if not legal."""
+    def perft(self, depth: int) -> int:
+        """Leaves of the tree of complete turns (distinct positions) to ``depth``."""
+    def action_to_string(self, action: _Action) -> str:
+        """A short name of one decision."""
+    def string_to_action(self, text: str) -> int:
+        """The legal action named ``text``."""
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` pairs at a chance node; empty elsewhere."""
+    def info(self) -> dict[str, int]:
+        """The game's info fields at this decision."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Env:
+    """One game stepped decision by decision (Gymnasium-style, both players).
+
+    ``step`` returns ``(obs, rewards, terminated, truncated, info)`` with
+    ``rewards`` of shape (2,). ``info`` holds ``legal_action_mask``,
+    ``current_player``, ``turn`` and the game's info fields.
+    """
+
+    def __init__(self, game_id: str, seed: int = 0, **options: _Options) -> None: ...
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Starts a new game (the next one of the env's seed, or the first of ``seed``)."""
+    def step(
+        self, action: _Action
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], bool, bool, dict[str, Any]]:
+        """Applies one decision; ``GameOverError`` after the game ended until ``reset()``."""
+    @property
+    def state(self) -> State:
+        """A copy of the current state."""
+    @property
+    def game(self) -> Game: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_shape(self) -> tuple[int, ...]: ...
+    @property
+    def current_player(self) -> int: ...
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
+
+class VecEnv:
+    """``num_envs`` games stepped by one call in Rust, in parallel, without the GIL.
+
+    Auto-reset is same-step: when a game ends, that step returns its rewards
+    and flags, ``info["final_observation"]``/``info["final_returns"]`` hold its
+    last observation and returns (rows flagged by ``info["_final_observation"]``),
+    and the returned observation and mask already belong to the next game.
+    With ``copy=False`` the returned arrays are reused buffers overwritten by
+    the next call.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int,
+        seed: int = 0,
+        num_threads: Optional[int] = None,
+        copy: bool = True,
+        obs_dtype: str = "float32",
+        **options: _Options,
+    ) -> None: ...
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        """Starts every env afresh; ``seed`` re-derives the per-env seeds."""
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[Any], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
+        """Steps every env; ``actions`` is an integer array of shape (num_envs,)."""
+    def rollout(self, steps: int, policy: str = "random") -> dict[str, int]:
+        """Plays ``steps`` random legal decisions per env in Rust; returns totals."""
+    def state(self, index: int) -> State:
+        """A copy of env ``index``'s state."""
+    def env_seeds(self) -> list[int]:
+        """The seed of each env (env i's game k uses the k-th seed derived from it)."""
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of one env's observation."""
+    @property
+    def num_threads(self) -> int: ...
+    @num_threads.setter
+    def num_threads(self, threads: int) -> None: ...
+    @property
+    def copy(self) -> bool: ...
+    @property
+    def obs_dtype(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def game(self) -> Game: ...
