@@ -16,6 +16,8 @@ pub mod options;
 pub mod registry;
 pub mod session;
 pub mod testing;
+#[cfg(test)]
+mod toy;
 
 #[cfg(feature = "python")]
 mod python;
