@@ -138,6 +138,11 @@ impl<S: Clone> Session<S> {
         self.history.extend(rules.repetition_key(&self.state));
     }
 
+    /// Heap bytes the session holds besides its state (the repetition history).
+    pub fn heap_bytes(&self) -> usize {
+        self.history.capacity() * std::mem::size_of::<u64>()
+    }
+
     /// Complete turns played since the session started.
     pub fn turns_played(&self) -> u32 {
         self.turns
