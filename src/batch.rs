@@ -347,8 +347,10 @@ impl<R: Rules> Batch<R> {
             ended
         };
         match &self.pool {
-            Some(pool) => pool.install(run),
-            None => run(),
+            // A batch that would not be split runs on the caller's thread:
+            // handing it to the pool costs a thread wake-up per call.
+            Some(pool) if n > grain => pool.install(run),
+            _ => run(),
         }
     }
 }
@@ -378,19 +380,47 @@ thread_local! {
 fn pack_mask(mask: &[bool], bits: &mut [u64]) {
     // SAFETY: bool has the size and alignment of u8, with values 0 and 1.
     let bytes: &[u8] = unsafe { std::slice::from_raw_parts(mask.as_ptr().cast::<u8>(), mask.len()) };
-    for (word, chunk) in bits.iter_mut().zip(bytes.chunks(64)) {
+    let mut chunks = bytes.chunks_exact(64);
+    for (word, chunk) in bits.iter_mut().zip(chunks.by_ref()) {
+        *word = pack64(chunk.try_into().unwrap());
+    }
+    if let Some(last) = bits.get_mut(bytes.len() / 64) {
         let mut w = 0u64;
-        let mut eights = chunk.chunks_exact(8);
-        for (k, c) in eights.by_ref().enumerate() {
+        for (i, &b) in chunks.remainder().iter().enumerate() {
+            w |= ((b & 1) as u64) << i;
+        }
+        *last = w;
+    }
+}
+
+/// 64 bytes of 0/1 as the bits of one word.
+#[inline]
+fn pack64(chunk: &[u8; 64]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_loadu_si128, _mm_movemask_epi8, _mm_slli_epi16};
+        let mut w = 0u64;
+        for k in 0..4 {
+            // SAFETY: SSE2 is part of the x86_64 baseline; the load reads
+            // 16 bytes inside `chunk`. Shifting each 16-bit lane left by 7
+            // moves every byte's bit 0 to its bit 7, which movemask collects.
+            let m = unsafe {
+                let v = _mm_loadu_si128(chunk.as_ptr().add(16 * k).cast());
+                _mm_movemask_epi8(_mm_slli_epi16::<7>(v)) as u32 as u64
+            };
+            w |= m << (16 * k);
+        }
+        w
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut w = 0u64;
+        for (k, c) in chunk.chunks_exact(8).enumerate() {
             let x = u64::from_le_bytes(c.try_into().unwrap());
             // Byte i (0 or 1) lands on bit 56 + i of the product.
             w |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
         }
-        let done = chunk.len() & !7;
-        for (i, &b) in eights.remainder().iter().enumerate() {
-            w |= ((b & 1) as u64) << (done + i);
-        }
-        *word = w;
+        w
     }
 }
 
@@ -537,17 +567,16 @@ impl<R: Rules> DynBatch for Batch<R> {
                 actions.len()
             )));
         }
-        let raise = self.game.common.illegal == IllegalPolicy::Raise;
-        for (i, (&a, bits)) in actions.iter().zip(self.legal.chunks_exact(self.words)).enumerate() {
-            if a < 0 || a as u64 >= n as u64 {
-                return Err(GameError::Invalid(format!(
-                    "actions[{i}] = {a} is out of range: expected an integer in [0, {n})"
-                )));
-            }
-            if raise && !bit(bits, a as usize) {
-                let env = &self.envs[i];
-                let e = env.session.illegal_error(&self.game.rules, &self.game.common, Action(a as u32));
-                return Err(GameError::Invalid(format!("env {i}: {e}")));
+        // Out-of-range values first: they are bad input whatever the policy.
+        if let Some((i, &a)) = actions.iter().enumerate().find(|(_, &a)| a < 0 || a as u64 >= n as u64) {
+            return Err(GameError::Invalid(format!("actions[{i}] = {a} is out of range: expected an integer in [0, {n})")));
+        }
+        if self.game.common.illegal == IllegalPolicy::Raise {
+            for (i, (&a, bits)) in actions.iter().zip(self.legal.chunks_exact(self.words)).enumerate() {
+                if !bit(bits, a as usize) {
+                    let e = self.envs[i].session.illegal_error(&self.game.rules, &self.game.common, Action(a as u32));
+                    return Err(GameError::Invalid(format!("env {i}: {e}")));
+                }
             }
         }
         Ok(())
