@@ -715,8 +715,21 @@ mod naive {
 fn perft_matches_a_naive_independent_counter() {
     let s = State::start();
     let (g, side) = naive::from_state(&s);
-    for depth in 1..=2 {
+    for depth in 1..=3 {
         assert_eq!(s.perft(depth), naive::perft(&g, side, depth), "perft({depth}) from the start");
+    }
+    assert_eq!(s.perft(3), 225_224);
+    // The middle-game positions of tests/data/perft/tablut.txt.
+    for text in [
+        "3MMM1M1/4MS3/M2SS1S2/4S3M/MMS1KM2M/3MS3M/6S2/4M4/3MM4 s",
+        "2M1MM3/5S3/3MS4/2M1K2SM/M1M2S1SM/MS4S2/4M1SMM/5M3/2M2M3 s",
+        "3M1M3/6MM1/MK4M1M/2S2SS1M/5M2S/6S2/M4MSS1/5MM2/2M3M2 s",
+    ] {
+        let s = position::parse(text).unwrap();
+        let (g, side) = naive::from_state(&s);
+        for depth in 1..=3 {
+            assert_eq!(s.perft(depth), naive::perft(&g, side, depth), "perft({depth}) of {text}");
+        }
     }
 }
 
