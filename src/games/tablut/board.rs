@@ -61,6 +61,75 @@ const fn neighbours() -> [[u8; 4]; SQUARES] {
     t
 }
 
+/// `TRANSPOSED[sq]`: the square's bit in the transposed (file-major) bitboard,
+/// `file*9 + rank`, where a file's nine squares are contiguous.
+pub static TRANSPOSED: [u8; SQUARES] = transposed();
+
+const fn transposed() -> [u8; SQUARES] {
+    let mut t = [0u8; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        t[sq] = ((sq % SIZE) * SIZE + sq / SIZE) as u8;
+        sq += 1;
+    }
+    t
+}
+
+/// `SLIDE[pos][occ]`: the empty squares a rook on `pos` (0..9) of a line of
+/// nine reaches given the line's occupancy `occ` (9 bits), as the k-indices of
+/// the action encoding: the other eight squares in increasing order (square
+/// `x` is k = `x - (x > pos)`).
+pub static SLIDE: [[u8; 512]; SIZE] = slide();
+
+const fn slide() -> [[u8; 512]; SIZE] {
+    let mut t = [[0u8; 512]; SIZE];
+    let mut pos = 0;
+    while pos < SIZE {
+        let mut occ = 0;
+        while occ < 512 {
+            let mut k = 0u8;
+            let mut x = pos + 1;
+            while x < SIZE && occ & (1 << x) == 0 {
+                k |= 1 << (x - 1);
+                x += 1;
+            }
+            let mut x = pos as i32 - 1;
+            while x >= 0 && occ & (1 << x) == 0 {
+                k |= 1 << x;
+                x -= 1;
+            }
+            t[pos][occ] = k;
+            occ += 1;
+        }
+        pos += 1;
+    }
+    t
+}
+
+/// `KING_ONLY_K[sq]`: the 16 k-indices of moves from `sq` (k < 8 along the
+/// rank, k >= 8 along the file) that land on the throne or a corner.
+pub static KING_ONLY_K: [u16; SQUARES] = king_only_k();
+
+const fn king_only_k() -> [u16; SQUARES] {
+    let mut t = [0u16; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = (sq % SIZE, sq / SIZE);
+        let mut x = 0;
+        while x < SIZE {
+            if x != f && KING_ONLY & (1u128 << (r * SIZE + x)) != 0 {
+                t[sq] |= 1 << (x - (x > f) as usize);
+            }
+            if x != r && KING_ONLY & (1u128 << (x * SIZE + f)) != 0 {
+                t[sq] |= 1 << (8 + x - (x > r) as usize);
+            }
+            x += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
 /// The bit of square index `sq`.
 #[inline(always)]
 pub const fn bit(sq: usize) -> Bitboard {
@@ -167,5 +236,20 @@ mod tests {
         assert_eq!(NEIGHBOURS[THRONE_SQ], [39, 41, 31, 49]);
         assert_eq!(CORNERS.count_ones(), 4);
         assert!(Square::parse("i1").unwrap().is_corner());
+    }
+
+    #[test]
+    fn slide_table_stops_at_pieces() {
+        // Rook on c (2) of a line with pieces on a (0) and f (5): reaches b, d, e,
+        // that is k = 1 (b), 2 (d), 3 (e).
+        assert_eq!(SLIDE[2][0b10_0001], 0b1110);
+        assert_eq!(SLIDE[0][0], 0xFF);
+        assert_eq!(SLIDE[8][0], 0xFF);
+        assert_eq!(SLIDE[4][0b0_0010_1000], 0, "boxed in by d and f");
+        // e3 (f=4, r=2): the file move to e5 (k = 8 + 3) is for the king only.
+        assert_eq!(KING_ONLY_K[22], 1 << 11);
+        // a2: a1 (file k = 8) is a corner, a9 (k = 15) too; rank: nothing.
+        assert_eq!(KING_ONLY_K[9], 1 << 8 | 1 << 15);
+        assert_eq!(TRANSPOSED[1], 9);
     }
 }

@@ -52,7 +52,10 @@ mod tests {
         observe(&State::start(), &mut obs);
         let plane = |c: usize| &obs[c * SQUARES..(c + 1) * SQUARES];
         let sum = |c: usize| plane(c).iter().sum::<f32>();
-        assert_eq!([sum(0), sum(1), sum(2), sum(3), sum(4), sum(5), sum(6), sum(7)], [1.0, 8.0, 16.0, 0.0, 1.0, 4.0, 0.0, 0.0]);
+        assert_eq!(
+            [sum(0), sum(1), sum(2), sum(3), sum(4), sum(5), sum(6), sum(7)],
+            [1.0, 8.0, 16.0, 0.0, 1.0, 4.0, 0.0, 0.0]
+        );
         // Row 0 is rank 9: d9 e9 f9 are Muscovites.
         assert_eq!(&plane(2)[..9], &[0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0]);
         assert_eq!(plane(0)[4 * 9 + 4], 1.0);

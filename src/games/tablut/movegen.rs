@@ -46,6 +46,8 @@ pub struct State {
     pub(crate) king: u8,
     pub(crate) side: Player,
     pub(crate) status: Status,
+    /// The occupancy, transposed (bit `file*9 + rank`), kept for file slides.
+    pub(crate) occ_t: Bitboard,
 }
 
 impl State {
@@ -69,7 +71,11 @@ impl State {
             king: king.map_or(NONE, |k| k.index() as u8),
             side,
             status: Status::Ongoing,
+            occ_t: 0,
         };
+        for sq in Bits(s.occupied()) {
+            s.occ_t |= bit(TRANSPOSED[sq] as usize);
+        }
         s.status = s.derive_status();
         s
     }
@@ -134,61 +140,41 @@ impl State {
         [self.swedes.count_ones() + (self.king != NONE) as u32, self.muscovites.count_ones()]
     }
 
-    /// Calls `f(from, to)` for every legal move of the side to move (square
-    /// indices), nothing once the game is over.
-    #[inline]
-    pub fn for_each_move(&self, mut f: impl FnMut(usize, usize)) {
-        if self.is_over() {
-            return;
-        }
-        self.walk_moves(|from, to| {
-            f(from, to);
-            false
-        });
-    }
-
-    /// Number of legal moves of the side to move.
-    pub fn count_moves(&self) -> u32 {
-        let mut n = 0;
-        self.for_each_move(|_, _| n += 1);
-        n
-    }
-
-    /// Whether the side to move has a move (ignores the status).
-    fn has_move(&self) -> bool {
-        self.walk_moves(|_, _| true)
-    }
-
-    /// Walks the rook moves of the side to move; stops early when `f` says so.
-    /// Returns whether it stopped early.
+    /// The moves of the piece on `from` as a 16-bit set of k-indices of the
+    /// action encoding (action `from*16 + k`). `occ`/`occ_t` are the
+    /// occupancy and its transpose; soldiers may not stop on the throne or a
+    /// corner (spec: "Moves"), and pass over the empty throne like any empty square.
     #[inline(always)]
-    fn walk_moves(&self, mut f: impl FnMut(usize, usize) -> bool) -> bool {
+    fn targets(from: usize, occ: Bitboard, occ_t: Bitboard, king: bool) -> u16 {
+        let (f, r) = (from % SIZE, from / SIZE);
+        let rank_occ = (occ >> (r * SIZE)) as usize & 0x1FF;
+        let file_occ = (occ_t >> (f * SIZE)) as usize & 0x1FF;
+        let k = SLIDE[f][rank_occ] as u16 | (SLIDE[r][file_occ] as u16) << 8;
+        if king {
+            k
+        } else {
+            k & !KING_ONLY_K[from]
+        }
+    }
+
+    /// Calls `f(from, targets)` for every piece of the side to move with its
+    /// move set (see [`State::targets`]); stops when `f` returns true.
+    #[inline(always)]
+    fn each_piece(&self, mut f: impl FnMut(usize, u16) -> bool) -> bool {
         let occ = self.occupied();
-        // Spec: only the king may stop on the throne or a corner; soldiers pass over the empty throne.
-        let mut walk = |from: usize, forbidden: Bitboard| {
-            for d in 0..4 {
-                let mut cur = NEIGHBOURS[from][d];
-                while cur != NONE && occ & bit(cur as usize) == 0 {
-                    if forbidden & bit(cur as usize) == 0 && f(from, cur as usize) {
-                        return true;
-                    }
-                    cur = NEIGHBOURS[cur as usize][d];
-                }
-            }
-            false
-        };
+        let occ_t = self.occ_t;
         if self.side == SWEDES {
-            if self.king != NONE && walk(self.king as usize, 0) {
+            if self.king != NONE && f(self.king as usize, Self::targets(self.king as usize, occ, occ_t, true)) {
                 return true;
             }
             for from in Bits(self.swedes) {
-                if walk(from, KING_ONLY) {
+                if f(from, Self::targets(from, occ, occ_t, false)) {
                     return true;
                 }
             }
         } else {
             for from in Bits(self.muscovites) {
-                if walk(from, KING_ONLY) {
+                if f(from, Self::targets(from, occ, occ_t, false)) {
                     return true;
                 }
             }
@@ -196,45 +182,91 @@ impl State {
         false
     }
 
+    /// Calls `f(action)` for every legal move action of the side to move,
+    /// nothing once the game is over.
+    #[inline]
+    pub fn for_each_action(&self, mut f: impl FnMut(usize)) {
+        if self.is_over() {
+            return;
+        }
+        self.each_piece(|from, mut k| {
+            while k != 0 {
+                f(from * 16 + k.trailing_zeros() as usize);
+                k &= k - 1;
+            }
+            false
+        });
+    }
+
+    /// Calls `f(from, to)` for every legal move of the side to move (square
+    /// indices), nothing once the game is over.
+    #[inline]
+    pub fn for_each_move(&self, mut f: impl FnMut(usize, usize)) {
+        self.for_each_action(|a| {
+            let (from, to) = super::notation::decode(a);
+            f(from, to)
+        });
+    }
+
+    /// The legal moves of the side to move, in action order.
+    pub fn moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.for_each_move(|from, to| {
+            out.push(Move { from: Square::new(from).expect("square"), to: Square::new(to).expect("square") })
+        });
+        out
+    }
+
+    /// Number of legal moves of the side to move.
+    #[inline]
+    pub fn count_moves(&self) -> u32 {
+        if self.is_over() {
+            return 0;
+        }
+        let mut n = 0;
+        self.each_piece(|_, k| {
+            n += k.count_ones();
+            false
+        });
+        n
+    }
+
+    /// Whether the side to move has a move (ignores the status).
+    #[inline]
+    fn has_move(&self) -> bool {
+        self.each_piece(|_, k| k != 0)
+    }
+
     /// Whether `from -> to` is a legal move of the side to move.
     pub fn is_legal_move(&self, from: usize, to: usize) -> bool {
         if self.is_over() || from >= SQUARES || to >= SQUARES || from == to {
             return false;
         }
-        let (ff, fr, tf, tr) = (from % SIZE, from / SIZE, to % SIZE, to / SIZE);
-        if ff != tf && fr != tr {
+        if from % SIZE != to % SIZE && from / SIZE != to / SIZE {
+            return false;
+        }
+        self.is_legal_action(super::notation::encode(from, to))
+    }
+
+    /// Whether move action `a` (< 1296) is legal for the side to move.
+    #[inline]
+    pub fn is_legal_action(&self, a: usize) -> bool {
+        let from = a >> 4;
+        if self.is_over() || from >= SQUARES {
             return false;
         }
         let is_king = self.king as usize == from;
-        let own = if self.side == SWEDES { self.swedes } else { self.muscovites };
-        if !(own & bit(from) != 0 || (is_king && self.side == SWEDES)) {
-            return false;
-        }
-        if !is_king && KING_ONLY & bit(to) != 0 {
-            return false;
-        }
-        let occ = self.occupied();
-        let d = if fr == tr {
-            if tf < ff {
-                0
-            } else {
-                1
-            }
-        } else if tr < fr {
-            2
+        let own = if self.side == SWEDES {
+            is_king || self.swedes & bit(from) != 0
         } else {
-            3
+            self.muscovites & bit(from) != 0
         };
-        let mut cur = NEIGHBOURS[from][d] as usize;
-        loop {
-            if occ & bit(cur) != 0 {
-                return false;
-            }
-            if cur == to {
-                return true;
-            }
-            cur = NEIGHBOURS[cur][d] as usize;
-        }
+        own && Self::targets(from, self.occupied(), self.occ_t, is_king) & (1 << (a & 15)) != 0
+    }
+
+    /// Plays a legal move given as a [`Move`].
+    pub fn play_move(&mut self, mv: Move) {
+        self.play(mv.from.index(), mv.to.index())
     }
 
     /// Plays a legal move of the side to move (unchecked): moves the piece,
@@ -242,6 +274,7 @@ impl State {
     #[inline]
     pub fn play(&mut self, from: usize, to: usize) {
         let step = bit(from) | bit(to);
+        self.occ_t ^= bit(TRANSPOSED[from] as usize) | bit(TRANSPOSED[to] as usize);
         let mover = self.side;
         if self.king as usize == from {
             self.king = to as u8;
@@ -278,6 +311,7 @@ impl State {
                     let far = NEIGHBOURS[n as usize][d];
                     if far != NONE && anvils & bit(far as usize) != 0 {
                         self.muscovites &= !bit(n as usize);
+                        self.occ_t &= !bit(TRANSPOSED[n as usize] as usize);
                     }
                 }
             }
@@ -292,8 +326,10 @@ impl State {
                     let far = NEIGHBOURS[n as usize][d];
                     if far != NONE && anvils & bit(far as usize) != 0 {
                         self.swedes &= !bit(n as usize);
+                        self.occ_t &= !bit(TRANSPOSED[n as usize] as usize);
                     }
                 } else if n == self.king && self.king_surrounded() {
+                    self.occ_t &= !bit(TRANSPOSED[n as usize] as usize);
                     self.king = NONE;
                 }
             }
@@ -319,18 +355,19 @@ impl State {
         if self.king == NONE || CORNERS & bit(self.king as usize) != 0 {
             return 0;
         }
-        let occ = self.occupied();
-        let mut routes = 0;
-        for d in 0..4 {
-            let mut cur = NEIGHBOURS[self.king as usize][d];
-            while cur != NONE && occ & bit(cur as usize) == 0 {
-                if CORNERS & bit(cur as usize) != 0 {
-                    routes += 1;
-                }
-                cur = NEIGHBOURS[cur as usize][d];
+        let k = self.king as usize;
+        let (f, r) = (k % SIZE, k / SIZE);
+        // Only on an edge line can a corner be one rook move away: k = 0 and
+        // k = 7 are the two ends of the line.
+        let t = Self::targets(k, self.occupied(), self.occ_t, true);
+        let ends = |line_pos: usize, bits: u16| {
+            if line_pos == 0 || line_pos == SIZE - 1 {
+                (bits & 1) as u32 + ((bits >> 7) & 1) as u32
+            } else {
+                0
             }
-        }
-        routes
+        };
+        ends(r, t & 0xFF) + ends(f, t >> 8)
     }
 
     /// 64-bit hash of the placement and the side to move (repetition key).

@@ -92,7 +92,8 @@ pub fn parse_legal(s: &State, text: &str) -> Result<Move> {
     let mut actions = Vec::new();
     s.for_each_move(|f, t| actions.push(encode(f, t)));
     actions.sort_unstable();
-    let legal: Vec<String> = actions.iter().map(|&a| format!("{}", Move::from_action(Action(a as u32)).unwrap())).collect();
+    let legal: Vec<String> =
+        actions.iter().map(|&a| format!("{}", Move::from_action(Action(a as u32)).unwrap())).collect();
     Err(GameError::bad_move(text, format!("not a legal move here: {why}; legal moves: {}", legal.join(", "))))
 }
 
@@ -113,10 +114,12 @@ mod tests {
         // e3 = (3-1)*9 + 4 = 22. Same rank by increasing file: a3 b3 c3 d3 f3 g3 h3 i3.
         let e3 = Square::parse("e3").unwrap().index();
         assert_eq!(e3, 22);
-        let names: Vec<String> = (0..16)
-            .map(|k| Move::from_action(Action((e3 * 16 + k) as u32)).unwrap().to.to_string())
-            .collect();
-        assert_eq!(names, ["a3", "b3", "c3", "d3", "f3", "g3", "h3", "i3", "e1", "e2", "e4", "e5", "e6", "e7", "e8", "e9"]);
+        let names: Vec<String> =
+            (0..16).map(|k| Move::from_action(Action((e3 * 16 + k) as u32)).unwrap().to.to_string()).collect();
+        assert_eq!(
+            names,
+            ["a3", "b3", "c3", "d3", "f3", "g3", "h3", "i3", "e1", "e2", "e4", "e5", "e6", "e7", "e8", "e9"]
+        );
         assert_eq!(Move::parse("e3-h3").unwrap().to_action(), Some(Action(22 * 16 + 6)));
         for a in 0..MOVE_ACTIONS {
             let (from, to) = decode(a);

@@ -78,7 +78,9 @@ pub fn parse(text: &str) -> Result<State> {
         for c in row.chars() {
             if let Some(d) = c.to_digit(10) {
                 if d == 0 {
-                    return Err(err(format!("rank {rank_name} ('{row}'): '0' is not a run of empty squares, expected 1-9")));
+                    return Err(err(format!(
+                        "rank {rank_name} ('{row}'): '0' is not a run of empty squares, expected 1-9"
+                    )));
                 }
                 if last_digit {
                     return Err(err(format!(

@@ -1,11 +1,11 @@
 //! [`Rules`] for Tablut: the engine of the other modules behind the common
 //! trait, plus the end of the game and the repetition key.
 
+use super::board::{Square, SIZE};
 use super::encoding::{self, OBS_LEN, PLANES};
 use super::movegen::{Move, State};
 use super::notation::{self, decode, encode, MOVE_ACTIONS, NUM_ACTIONS};
 use super::position;
-use super::board::{Square, SIZE};
 use crate::core::{Action, Applied, GameRng, ToAct};
 use crate::error::Result;
 use crate::game::{GameSpec, Rules, Turn};
@@ -60,7 +60,7 @@ impl Rules for TablutRules {
 
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {
         mask[..NUM_ACTIONS].fill(false);
-        s.for_each_move(|from, to| mask[encode(from, to)] = true);
+        s.for_each_action(|a| mask[a] = true);
     }
 
     #[inline]
@@ -93,7 +93,9 @@ impl Rules for TablutRules {
     fn action_to_string(&self, _s: &State, a: Action) -> String {
         match Move::from_action(a) {
             Some(mv) => mv.to_string(),
-            None => OfferAction::NAMES.get(a.index() - MOVE_ACTIONS).map_or_else(|| format!("<action {}>", a.0), |n| n.to_string()),
+            None => OfferAction::NAMES
+                .get(a.index() - MOVE_ACTIONS)
+                .map_or_else(|| format!("<action {}>", a.0), |n| n.to_string()),
         }
     }
 
@@ -112,10 +114,7 @@ impl Rules for TablutRules {
 
     #[inline]
     fn is_legal(&self, s: &State, a: Action) -> bool {
-        a.index() < MOVE_ACTIONS && {
-            let (from, to) = decode(a.index());
-            s.is_legal_move(from, to)
-        }
+        a.index() < MOVE_ACTIONS && s.is_legal_action(a.index())
     }
 
     /// One turn per legal move: every move leads to a distinct position.

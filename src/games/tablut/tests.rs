@@ -82,10 +82,7 @@ fn start_position_swedes_move_first() {
 
 #[test]
 fn pieces_move_like_rooks_and_do_not_jump() {
-    let s = diagram(
-        "......... ......... ......... ......... ....K.... ......... ..M.S.... ......... .......M.",
-        's',
-    );
+    let s = diagram("......... ......... ......... ......... ....K.... ......... ..M.S.... ......... .......M.", 's');
     assert!(legal(&s, "e3-e1") && legal(&s, "e3-i3") && legal(&s, "e3-d3") && legal(&s, "e3-e4"));
     assert!(!legal(&s, "e3-b3"), "may not jump the Muscovite on c3");
     assert!(!legal(&s, "e3-c3"), "may not land on a piece");
@@ -97,24 +94,15 @@ fn pieces_move_like_rooks_and_do_not_jump() {
 
 #[test]
 fn soldiers_pass_over_the_empty_throne_but_may_not_stop_on_it() {
-    let s = diagram(
-        "......... ......... ......... ......... ......... ......... ....S.... ......... .K.M.....",
-        's',
-    );
+    let s = diagram("......... ......... ......... ......... ......... ......... ....S.... ......... .K.M.....", 's');
     assert!(legal(&s, "e3-e9"), "pass over the empty throne");
     assert!(legal(&s, "e3-e6"));
     assert!(!legal(&s, "e3-e5"), "a soldier may not stop on the throne");
-    let m = diagram(
-        "......... ......... ......... ......... M........ ......... ......... ......... .K.......",
-        'm',
-    );
+    let m = diagram("......... ......... ......... ......... M........ ......... ......... ......... .K.......", 'm');
     assert!(legal(&m, "a5-i5"), "a Muscovite passes over the empty throne");
     assert!(!legal(&m, "a5-e5"), "a Muscovite may not stop on the throne");
     // The occupied throne blocks like any piece.
-    let s = diagram(
-        "......... ......... ......... ......... M...K.... ......... ......... ......... .........",
-        'm',
-    );
+    let s = diagram("......... ......... ......... ......... M...K.... ......... ......... ......... .........", 'm');
     assert!(legal(&s, "a5-d5") && !legal(&s, "a5-f5"));
 }
 
@@ -133,17 +121,11 @@ fn king_may_leave_and_return_to_the_throne() {
 
 #[test]
 fn only_the_king_may_stop_on_a_corner() {
-    let s = diagram(
-        "......... ......... ......... ......... ....K.... ......... S........ ......... .......M.",
-        's',
-    );
+    let s = diagram("......... ......... ......... ......... ....K.... ......... S........ ......... .......M.", 's');
     assert!(legal(&s, "a3-a2") && !legal(&s, "a3-a1"), "soldier may not stop on a corner");
     let m = play(&s, "a3-a2");
     assert!(legal(&m, "h1-g1") && !legal(&m, "h1-i1"), "Muscovite may not stop on a corner");
-    let k = diagram(
-        "......... ......... ......... ......... ......... ......... K........ ......... ......M..",
-        's',
-    );
+    let k = diagram("......... ......... ......... ......... ......... ......... K........ ......... ......M..", 's');
     assert!(legal(&k, "a3-a1"), "the king may");
 }
 
@@ -152,18 +134,12 @@ fn only_the_king_may_stop_on_a_corner() {
 #[test]
 fn custodial_capture_by_either_side() {
     // A Swede lands on e4: the Muscovite on e3 is between it and the Swede on e2.
-    let s = diagram(
-        "......... ......... ......... ........K ......... .S....... ....M.... ....S.... .........",
-        's',
-    );
+    let s = diagram("......... ......... ......... ........K ......... .S....... ....M.... ....S.... .........", 's');
     let n = play(&s, "b4-e4");
     assert_eq!(at(&n, "e3"), '.', "Muscovite between e4 and e2 is captured");
     assert_eq!(n.piece_counts(), [3, 0]);
     // Muscovites capture a soldier between two Muscovites.
-    let m = diagram(
-        "......... ......... ......... ........K ......... .M....... ....S.... ....M.... .........",
-        'm',
-    );
+    let m = diagram("......... ......... ......... ........K ......... .M....... ....S.... ....M.... .........", 'm');
     let n = play(&m, "b4-e4");
     assert_eq!(at(&n, "e3"), '.');
     assert_eq!(n.piece_counts(), [1, 2]);
@@ -171,30 +147,21 @@ fn custodial_capture_by_either_side() {
 
 #[test]
 fn moving_between_two_enemies_is_safe() {
-    let s = diagram(
-        ".......K. ......... ......... ......... ......... ......... ...M.M... ....S.... ......M..",
-        's',
-    );
+    let s = diagram(".......K. ......... ......... ......... ......... ......... ...M.M... ....S.... ......M..", 's');
     let n = play(&s, "e2-e3");
     assert_eq!(at(&n, "e3"), 'S', "a soldier that steps between two Muscovites is safe");
     // A later Muscovite move elsewhere does not capture it either.
     let n = play(&n, "g1-h1");
     assert_eq!(at(&n, "e3"), 'S');
     // Same for a Muscovite stepping between two Swedes.
-    let m = diagram(
-        ".......K. ......... ......... ......... ......... ......... ...S.S... ....M.... ......S..",
-        'm',
-    );
+    let m = diagram(".......K. ......... ......... ......... ......... ......... ...S.S... ....M.... ......S..", 'm');
     let n = play(&m, "e2-e3");
     assert_eq!(at(&n, "e3"), 'M');
 }
 
 #[test]
 fn several_soldiers_captured_by_one_move() {
-    let s = diagram(
-        "......... .......K. ......... ......... ..S...... ..M...... SM.MS.... ......... ..S...M..",
-        's',
-    );
+    let s = diagram("......... .......K. ......... ......... ..S...... ..M...... SM.MS.... ......... ..S...M..", 's');
     let n = play(&s, "c1-c3");
     for sq in ["b3", "d3", "c4"] {
         assert_eq!(at(&n, sq), '.', "{sq} captured");
@@ -204,27 +171,18 @@ fn several_soldiers_captured_by_one_move() {
 
 #[test]
 fn armed_king_captures_as_the_moving_piece() {
-    let s = diagram(
-        "......... ......... ..K...... ......... ......... ...MS.... ......... .......M. .........",
-        's',
-    );
+    let s = diagram("......... ......... ..K...... ......... ......... ...MS.... ......... .......M. .........", 's');
     let n = play(&s, "c7-c4");
     assert_eq!(at(&n, "d4"), '.', "the king captures d4 against the soldier on e4");
 }
 
 #[test]
 fn armed_king_is_the_far_side_anvil() {
-    let s = diagram(
-        "......... ......... ......... ......... ......... ......... .....MK.. ......... ....S..M.",
-        's',
-    );
+    let s = diagram("......... ......... ......... ......... ......... ......... .....MK.. ......... ....S..M.", 's');
     let n = play(&s, "e1-e3");
     assert_eq!(at(&n, "f3"), '.', "f3 is between the soldier on e3 and the king on g3");
     // The king on the throne is an anvil too (the occupied throne is the king).
-    let s = diagram(
-        "......... ......... S........ ....M.... ....K.... ......... ......... ......... .......M.",
-        's',
-    );
+    let s = diagram("......... ......... S........ ....M.... ....K.... ......... ......... ......... .......M.", 's');
     let n = play(&s, "a7-e7");
     assert_eq!(at(&n, "e6"), '.', "e6 is between the soldier on e7 and the king on the throne");
 }
@@ -232,17 +190,11 @@ fn armed_king_is_the_far_side_anvil() {
 #[test]
 fn corner_is_hostile_to_both_sides() {
     // A Muscovite between a Swede and the empty corner a1.
-    let s = diagram(
-        "......... ......... ......... ......... ....K.... ......... ...S..... M........ .......M.",
-        's',
-    );
+    let s = diagram("......... ......... ......... ......... ....K.... ......... ...S..... M........ .......M.", 's');
     let n = play(&s, "d3-a3");
     assert_eq!(at(&n, "a2"), '.', "a2 is captured against the corner a1");
     // A Swede between a Muscovite and the empty corner a1.
-    let m = diagram(
-        "......... ......... ......... ......... ....K.... ..M...... ......... ......... .S.......",
-        'm',
-    );
+    let m = diagram("......... ......... ......... ......... ....K.... ..M...... ......... ......... .S.......", 'm');
     let n = play(&m, "c4-c1");
     assert_eq!(at(&n, "b1"), '.', "b1 is captured against the corner a1");
 }
@@ -250,40 +202,25 @@ fn corner_is_hostile_to_both_sides() {
 #[test]
 fn empty_throne_is_not_hostile() {
     // A Muscovite on e4 with the empty throne behind it survives a Swede landing on e3.
-    let s = diagram(
-        ".......K. ......... ......... ......... ......... ....M.... S........ ......... .........",
-        's',
-    );
+    let s = diagram(".......K. ......... ......... ......... ......... ....M.... S........ ......... .........", 's');
     let n = play(&s, "a3-e3");
     assert_eq!(at(&n, "e4"), 'M');
     // A Swede on d5 next to the empty throne survives a Muscovite landing on c5.
-    let m = diagram(
-        ".......K. ......... ......... ......... ...S..... ......... ..M...... ......... .........",
-        'm',
-    );
+    let m = diagram(".......K. ......... ......... ......... ...S..... ......... ..M...... ......... .........", 'm');
     let n = play(&m, "c3-c5");
     assert_eq!(at(&n, "d5"), 'S');
     // The king on the throne is no anvil against his own soldiers.
-    let m = diagram(
-        "......... ......... M........ ....S.... ....K.... ......... ......... ......... .........",
-        'm',
-    );
+    let m = diagram("......... ......... M........ ....S.... ....K.... ......... ......... ......... .........", 'm');
     let n = play(&m, "a7-e7");
     assert_eq!(at(&n, "e6"), 'S');
 }
 
 #[test]
 fn the_edge_never_sandwiches_a_soldier() {
-    let m = diagram(
-        ".......K. ......... ......... ......... S........ ......... ......... ......... .M.......",
-        'm',
-    );
+    let m = diagram(".......K. ......... ......... ......... S........ ......... ......... ......... .M.......", 'm');
     let n = play(&m, "b1-b5");
     assert_eq!(at(&n, "a5"), 'S');
-    let s = diagram(
-        ".......K. ......... ......... ......... M........ ......... ......... ......... .S.......",
-        's',
-    );
+    let s = diagram(".......K. ......... ......... ......... M........ ......... ......... ......... .S.......", 's');
     let n = play(&s, "b1-b5");
     assert_eq!(at(&n, "a5"), 'M');
 }
@@ -317,10 +254,7 @@ fn king_not_captured_case1_near_misses() {
 
 #[test]
 fn king_stepping_between_muscovites_is_safe_until_a_muscovite_lands_next_to_him() {
-    let s = diagram(
-        "......... .......M. ..K...... ......... ......... M........ .M.M..... ..M...... ......S..",
-        's',
-    );
+    let s = diagram("......... .......M. ..K...... ......... ......... M........ .M.M..... ..M...... ......S..", 's');
     let n = play(&s, "c7-c3");
     assert_eq!(at(&n, "c3"), 'K', "the king may step between Muscovites");
     let n = play(&n, "h8-h7");
@@ -332,10 +266,7 @@ fn king_stepping_between_muscovites_is_safe_until_a_muscovite_lands_next_to_him(
 
 #[test]
 fn surrounded_king_is_not_captured_by_a_move_elsewhere() {
-    let s = diagram(
-        "......... .......M. ......... ......... ......... ..M...... .MKM..... ..M...... .........",
-        'm',
-    );
+    let s = diagram("......... .......M. ......... ......... ......... ..M...... .MKM..... ..M...... .........", 'm');
     let n = play(&s, "h8-h7");
     assert_eq!(at(&n, "c3"), 'K');
     assert_eq!(n.status(), Status::NoMoves, "the boxed-in king has no move: the Swedes lose");
@@ -467,10 +398,7 @@ fn muscovites_without_a_move_lose() {
 
 #[test]
 fn swedes_without_a_move_lose() {
-    let s = diagram(
-        "......... .......M. ....M.... ...MSM... ...MK.M.. ....M.... ......... ......... .........",
-        'm',
-    );
+    let s = diagram("......... .......M. ....M.... ...MSM... ...MK.M.. ....M.... ......... ......... .........", 'm');
     let n = play(&s, "g5-f5");
     assert_eq!(at(&n, "e5"), 'K', "f5 lands next to the king on the throne but e6 is a Swede");
     assert_eq!(n.status(), Status::NoMoves);
@@ -482,11 +410,14 @@ fn swedes_without_a_move_lose() {
 
 #[test]
 fn raichi_and_tuichi_count_open_corners() {
-    let tuichi = diagram(".......M. ......... ......... ......... K........ ......... ......... ......... .M.......", 'm');
+    let tuichi =
+        diagram(".......M. ......... ......... ......... K........ ......... ......... ......... .M.......", 'm');
     assert_eq!(tuichi.king_corner_routes(), 2);
-    let raichi = diagram(".......M. ......... M........ ......... K........ ......... ......... ......... .M.......", 'm');
+    let raichi =
+        diagram(".......M. ......... M........ ......... K........ ......... ......... ......... .M.......", 'm');
     assert_eq!(raichi.king_corner_routes(), 1);
-    let rank = diagram(".......M. ......... ......... ......... ......... ......... ......... ......... ..K...M..", 'm');
+    let rank =
+        diagram(".......M. ......... ......... ......... ......... ......... ......... ......... ..K...M..", 'm');
     assert_eq!(rank.king_corner_routes(), 1, "a1 open, i1 blocked by g1");
     assert_eq!(State::start().king_corner_routes(), 0);
     let rules = TablutRules::with(true);
