@@ -504,7 +504,8 @@ fn registry_entry_and_options() {
 #[test]
 fn random_games_keep_the_invariants() {
     let rules = TablutRules::with(true);
-    let report = crate::testing::check_random_games(&rules, 2000, 100, 300, 0x7AB1);
+    let report = crate::testing::check_random_games(&rules, 2000, 100, 400, 0x7AB1);
+    eprintln!("{report:?}");
     assert_eq!(report.games, 2000);
     assert!(report.terminated > 0, "{report:?}");
 }
@@ -697,4 +698,49 @@ fn masks_and_results_match_the_naive_engine_along_random_games() {
             assert_eq!(naive::from_state(&s), (ng, nside), "after {a} the engines disagree");
         }
     }
+}
+
+#[test]
+fn random_games_reach_every_end_of_the_rules() {
+    let rules = TablutRules::with(true);
+    let mut mask = vec![false; NUM_ACTIONS];
+    let (mut escaped, mut captured, mut blocked) = (0, 0, 0);
+    for game in 0..3000u64 {
+        let mut rng = rng_from_seed(1_000_000 + game);
+        let mut s = State::start();
+        for _ in 0..1000 {
+            if s.is_over() {
+                break;
+            }
+            rules.legal_mask(&s, &mut mask);
+            let legal: Vec<usize> = (0..MOVE_ACTIONS).filter(|&a| mask[a]).collect();
+            rules.apply(&mut s, Action(legal[rng.random_range(0..legal.len())] as u32), &mut rng);
+        }
+        match s.status() {
+            Status::KingEscaped => escaped += 1,
+            Status::KingCaptured => captured += 1,
+            Status::NoMoves => blocked += 1,
+            Status::Ongoing => {}
+        }
+    }
+    eprintln!("escaped {escaped}, captured {captured}, blocked {blocked}");
+    assert!(escaped > 0 && captured > 0, "escaped {escaped}, captured {captured}, blocked {blocked}");
+}
+
+#[test]
+fn illegal_actions_are_refused_through_the_session() {
+    let game = registry::make("tablut", &[]).unwrap();
+    let mut st = game.new_state(0);
+    let before = st.to_string();
+    let e = st.apply(22 * 16 + 11).unwrap_err().to_string(); // e3-e5: blocked, and the throne
+    assert!(e.contains("illegal action 363 (e3-e5)"), "{e}");
+    assert!(st.apply(1300).unwrap_err().to_string().contains("[0, 1300)"));
+    assert!(st.apply(-1).is_err());
+    assert!(st.apply(1296).is_err(), "resign is off by default");
+    assert!(st.play("e5-e4").is_err(), "the throne's neighbour e4 is occupied");
+    assert_eq!(st.to_string(), before, "refused actions leave the state unchanged");
+    let game = registry::make("tablut", &[("resign".into(), OptValue::Bool(true))]).unwrap();
+    let mut st = game.new_state(0);
+    st.apply(1296).unwrap();
+    assert_eq!(st.returns(), [-1.0, 1.0], "the Swedes resigned");
 }
