@@ -29,9 +29,14 @@ pub fn observe(s: &State, out: &mut [f32]) {
     out.fill(0.0);
     let king = s.king().map_or(0, |k| bit(k.index()));
     for (plane, bb) in [(0, king), (1, s.swedes), (2, s.muscovites), (4, THRONE), (5, CORNERS)] {
-        for sq in Bits(bb) {
-            let (file, rank) = (sq % SIZE, sq / SIZE);
-            out[plane * SQUARES + (SIZE - 1 - rank) * SIZE + file] = 1.0;
+        let plane = &mut out[plane * SQUARES..(plane + 1) * SQUARES];
+        for rank in 0..SIZE {
+            let mut row = (bb >> (rank * SIZE)) as u16 & 0x1FF;
+            let base = (SIZE - 1 - rank) * SIZE;
+            while row != 0 {
+                plane[base + row.trailing_zeros() as usize] = 1.0;
+                row &= row - 1;
+            }
         }
     }
     let routes = s.king_corner_routes();

@@ -744,3 +744,20 @@ fn illegal_actions_are_refused_through_the_session() {
     st.apply(1296).unwrap();
     assert_eq!(st.returns(), [-1.0, 1.0], "the Swedes resigned");
 }
+
+#[test]
+fn batch_rollout_reports_king_corner_routes() {
+    use crate::batch::OwnedOut;
+    let game = registry::make("tablut", &[]).unwrap();
+    let mut batch = game.new_batch(32, 5);
+    let mut out = OwnedOut::new(batch.as_ref());
+    batch.reset(None, &mut out.view());
+    batch.rollout(300, &mut out.view());
+    assert_eq!(out.info.len(), 32);
+    assert!(out.info.iter().all(|&v| (0..=2).contains(&v)));
+    assert!(out.obs.iter().all(|&v| v == 0.0 || v == 1.0));
+    for i in 0..32 {
+        let st = batch.state(i);
+        assert_eq!(st.info()[0].1, out.info[i] as i64, "env {i}");
+    }
+}
