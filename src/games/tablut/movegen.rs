@@ -80,6 +80,8 @@ impl State {
         s
     }
 
+    /// King captured, king on a corner, or no move for the side to move.
+    #[inline]
     fn derive_status(&self) -> Status {
         if self.king == NONE {
             Status::KingCaptured
@@ -286,15 +288,7 @@ impl State {
         self.capture(to);
         // Spec: the move that ends the game is played in full, then the side flips.
         self.side = mover.other();
-        self.status = if self.king == NONE {
-            Status::KingCaptured
-        } else if CORNERS & bit(self.king as usize) != 0 {
-            Status::KingEscaped
-        } else if !self.has_move() {
-            Status::NoMoves
-        } else {
-            Status::Ongoing
-        };
+        self.status = self.derive_status();
     }
 
     /// Active custodial captures around `to`, the square the mover just reached.
