@@ -14,7 +14,7 @@ pub fn write_moves(moves: &[CheckerMove]) -> String {
         return "pass".to_string();
     }
     let mut sorted: Vec<CheckerMove> = moves.to_vec();
-    sorted.sort_by(|a, b| (b.from, b.to()).cmp(&(a.from, a.to())));
+    sorted.sort_by_key(|m| std::cmp::Reverse((m.from, m.to())));
     sorted.iter().map(|m| m.notation()).collect::<Vec<_>>().join(" ")
 }
 

@@ -70,8 +70,8 @@ pub fn position_id(first: &Side, second: &Side) -> String {
     let mut key = [0u8; 10];
     let mut bit = 0usize;
     for side in [first, second] {
-        for i in 1..=BAR {
-            for _ in 0..side[i] {
+        for &n in &side[1..=BAR] {
+            for _ in 0..n {
                 key[bit / 8] |= 1 << (bit % 8);
                 bit += 1;
             }
@@ -89,7 +89,7 @@ pub fn parse_position_id(text: &str) -> Result<[Side; 2], String> {
     let get = |b: usize| key[b / 8] >> (b % 8) & 1 == 1;
     for (k, side) in sides.iter_mut().enumerate() {
         let mut total = 0u32;
-        for i in 1..=BAR {
+        for count in side[1..=BAR].iter_mut() {
             loop {
                 if bit >= 80 {
                     return Err("the Position ID key runs out of bits (more than 80 bits of data)".into());
@@ -99,7 +99,7 @@ pub fn parse_position_id(text: &str) -> Result<[Side; 2], String> {
                 if !one {
                     break;
                 }
-                side[i] += 1;
+                *count += 1;
                 total += 1;
                 if total > CHECKERS as u32 {
                     let who = if k == 0 { "the player not on turn" } else { "the player on turn" };

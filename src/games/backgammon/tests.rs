@@ -308,7 +308,7 @@ fn rule_forced_pass_is_automatic() {
     let mut s = r.opening_state([0, 0], 1);
     s.board = [
         { let mut a = [0u8; 26]; a[13] = 5; a[BAR] = 1; a[OFF] = 9; a },
-        { let mut b = [0u8; 26]; for q in 1..=6 { b[q] = 2; } b[10] = 3; b },
+        { let mut b = [0u8; 26]; b[1..=6].fill(2); b[10] = 3; b },
     ];
     s.phase = Phase::ToRoll;
     s.turn = Player::P0;
@@ -355,7 +355,7 @@ fn notation_accepts_any_order_and_equivalent_token_sets() {
     // Another token set reaching the same position as 13/7 7/2.
     let d = r.parse_turn(&s, "13/8 8/2").unwrap();
     assert_eq!(end(&d), end(&r.parse_turn(&s, "7/2 13/7").unwrap()));
-    assert_eq!(moves(&s).iter().filter(|m| m.contains("24/")).count() > 0, true);
+    assert!(moves(&s).iter().any(|m| m.contains("24/")));
     // Listed once per position.
     assert_eq!(moves(&s).iter().filter(|m| *m == "13/7 7/2" || *m == "13/8 8/2").count(), 1);
 }
@@ -453,8 +453,8 @@ struct Naive {
 
 fn naive_from(p: &Pos) -> Naive {
     let mut pts = [0i8; 25];
-    for q in 1..=24 {
-        pts[q] = p.me[q] as i8 - p.opp[25 - q] as i8;
+    for (q, v) in pts.iter_mut().enumerate().skip(1) {
+        *v = p.me[q] as i8 - p.opp[25 - q] as i8;
     }
     Naive { pts, bar: p.me[BAR] as i8, opp_bar: p.opp[BAR] as i8, off: p.me[OFF] as i8 }
 }
@@ -584,7 +584,7 @@ fn movegen_matches_naive_generator_in_random_games() {
                 }
                 ToAct::Player(_) => {
                     if s.nleft == 2 || s.nleft == 4 {
-                        let full = s.roll[0] == s.roll[1] && s.nleft == 4 || s.roll[0] != s.roll[1];
+                        let full = s.nleft == 4 || s.roll[0] != s.roll[1];
                         if full {
                             check_mask_against_paths(&r, &s);
                             positions += 1;
