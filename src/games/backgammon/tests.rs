@@ -503,6 +503,9 @@ fn naive_moves(b: &Naive, dice: (u8, u8)) -> BTreeSet<Naive> {
     fn rec(b: &Naive, left: &[i32], used: &mut Vec<i32>, out: &mut Vec<(Naive, Vec<i32>)>) {
         out.push((b.clone(), used.clone()));
         for k in 0..left.len() {
+            if left[..k].contains(&left[k]) {
+                continue; // the same die value again: same moves
+            }
             let mut rest = left.to_vec();
             let d = rest.remove(k);
             for from in 1..=25 {
@@ -571,7 +574,7 @@ fn movegen_matches_naive_generator_in_random_games() {
     let r = explicit(1);
     let sampled = rules();
     let mut positions = 0;
-    for g in 0..300u64 {
+    for g in 0..120u64 {
         let mut rng = rng_from_seed(1000 + g);
         let mut s = r.initial_state(&mut rng);
         for _ in 0..400 {
@@ -613,12 +616,12 @@ fn movegen_matches_naive_generator_in_random_games() {
             }
         }
     }
-    assert!(positions > 10_000, "{positions}");
+    assert!(positions > 4_000, "{positions}");
 }
 
 #[test]
 fn random_games_sampled_and_explicit_single_and_match() {
-    for (n, explicit_chance, games) in [(1, false, 600), (1, true, 600), (3, false, 150), (3, true, 150)] {
+    for (n, explicit_chance, games) in [(1, false, 1000), (1, true, 1000), (3, false, 300), (3, true, 300)] {
         let r = Backgammon::new(n, explicit_chance);
         // deep_games = 0: `turns` lists one entry per position, so its first actions
         // can miss masked moves (lone checker, 6-5: 24/18 18/13 = 24/19 19/13); the
