@@ -1,7 +1,7 @@
 //! Rule tests: one hand-built position per rule of spec/backgammon.md, the
 //! opening move counts against a naive generator, strings, perft, random games.
 
-use super::board::{Pos, BAR, OFF};
+use super::board::{Pos, BAR, OFF, START};
 use rand::RngExt;
 use super::*;
 use crate::core::rng_from_seed;
@@ -162,6 +162,47 @@ fn bad_position_strings_are_rejected_with_reasons() {
 
 const START_LIST: [(usize, u8); 4] = [(6, 5), (8, 3), (13, 5), (24, 2)];
 const OPP_START: [(usize, u8); 4] = [(19, 5), (17, 3), (12, 5), (1, 2)];
+
+#[test]
+fn rule_opening_roll_higher_die_starts_with_both_dice() {
+    let r = rules();
+    for seed in 0..200 {
+        let s = r.initial_state(&mut rng_from_seed(seed));
+        assert_eq!(s.phase, Phase::Move);
+        assert_ne!(s.roll[0], s.roll[1], "ties are rolled again");
+        assert_eq!(s.board, [START; 2]);
+    }
+    let e = explicit(1);
+    let s = e.initial_state(&mut rng_from_seed(0));
+    for (a, p) in e.chance_outcomes(&s) {
+        assert!((p - 1.0 / 30.0).abs() < 1e-12);
+        let (d0, d1) = ((a.0 / 6 + 1) as u8, (a.0 % 6 + 1) as u8);
+        let mut t = s;
+        e.apply(&mut t, a, &mut rng_from_seed(0));
+        assert_eq!(t.turn, if d0 > d1 { Player::P0 } else { Player::P1 });
+        assert_eq!(t.roll, [d0.max(d1), d0.min(d1)]);
+    }
+}
+
+#[test]
+fn rule_hitting_a_blot_and_blocked_points() {
+    let r = rules();
+    // 13/8 hits the blot on 8; 13/10 lands on a point held by two: blocked.
+    let s = setup(&[(13, 1), (6, 1)], 0, &[(8, 1), (10, 2), (20, 12)], 0, (5, 3));
+    let mut t = s;
+    r.apply(&mut t, CheckerMove { from: 13, die: 5 }.action(), &mut rng_from_seed(0));
+    assert_eq!(t.board[1][BAR], 1, "the hit checker is on the bar");
+    assert_eq!(t.board[1][25 - 8], 0);
+    assert!(!first_actions(&s).contains(&"13/10".to_string()));
+}
+
+#[test]
+fn rule_one_checker_two_dice_needs_an_open_landing_point_between() {
+    // 13 with 5-3: 13/8 is blocked, so 13/5 must go 13/10 10/5.
+    let s = setup(&[(13, 1)], 0, &[(8, 2), (20, 13)], 0, (5, 3));
+    assert_eq!(moves(&s), vec!["13/10 10/5"]);
+    assert_eq!(first_actions(&s), vec!["13/10"]);
+}
 
 #[test]
 fn rule_enter_from_the_bar_first_with_blocked_points() {
