@@ -78,6 +78,7 @@ pub fn entries() -> &'static [&'static GameEntry] {
 static GAMES: &[&GameEntry] = &[
     // registry:games (one line per game id)
     &crate::games::tablut::ENTRY,
+    &crate::games::backgammon::ENTRY,
 ];
 
 pub fn find(id: &str) -> Result<&'static GameEntry> {

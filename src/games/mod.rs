@@ -1,2 +1,3 @@
 //! One module per game family.
 pub mod tablut;
+pub mod backgammon;
