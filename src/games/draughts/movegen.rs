@@ -58,6 +58,7 @@ impl Engine {
     /// of the piece on `p` (landing rule of the preset applied; with
     /// `restrict`, the russian landing rule too).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub fn for_each_hop(&self, occ: u64, opp: u64, p: u8, king: bool, side: usize, restrict: bool, mut f: impl FnMut(usize, u8, u8, u8)) {
         let g = &self.geo;
         if king && self.preset.flying {

@@ -37,7 +37,7 @@ fn after(r: &DraughtsRules, s: &State, text: &str) -> String {
 fn random_games_invariants_every_preset() {
     for p in presets::PRESETS {
         let r = rules(*p);
-        let rep = check_random_games(&r, 300, 40, 400, 7);
+        let rep = check_random_games(&r, 1000, 60, 400, 7);
         assert!(rep.terminated > 0, "{}: {rep:?}", p.id);
     }
 }
