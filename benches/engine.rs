@@ -8,8 +8,8 @@
 //!   deepest depth of `tests/data/perft/<id>.txt` within the node budget; the
 //!   count is checked against the table (a benchmark checks what it times).
 //!
-//! `--profile STEPS` runs only a one-thread rollout of STEPS steps of 1024
-//! envs per game (for `perf record` / `perf stat`, whose instruction counts
+//! `--profile STEPS [--envs N]` runs only a one-thread rollout of STEPS steps
+//! of N (1024) envs per game (for `perf record` / `perf stat`, whose instruction counts
 //! do not depend on the machine's load as wall-clock time does).
 
 use ludoteca::batch::OwnedOut;
@@ -77,13 +77,14 @@ fn main() {
     let wanted: Vec<&str> = args
         .iter()
         .enumerate()
-        .filter(|(i, a)| !a.starts_with("--") && !(*i > 0 && args[i - 1] == "--profile"))
+        .filter(|(i, a)| !a.starts_with("--") && !(*i > 0 && ["--profile", "--envs"].contains(&args[i - 1].as_str())))
         .map(|(_, s)| s.as_str())
         .collect();
+    let envs: usize = args.iter().position(|a| a == "--envs").map_or(1024, |i| args[i + 1].parse().expect("--envs N"));
     if let Some(steps) = profile {
         for entry in registry::entries().iter().filter(|e| wanted.is_empty() || wanted.contains(&e.id)) {
             let game = entry.make(&[]).expect("default options build");
-            let mut batch = game.new_batch(1024, 0);
+            let mut batch = game.new_batch(envs, 0);
             batch.set_threads(1).unwrap();
             let mut out = OwnedOut::new(&*batch);
             batch.reset(None, &mut out.view());
