@@ -137,18 +137,20 @@ def rss_bytes() -> int:
 class Sampler:
     """Random legal actions chosen in numpy from a (N, A) mask, uniformly
     among each row's legal actions: the flat indices of every legal action
-    (``flatnonzero``), then one random pick inside each row's run. This is
-    the faster of the two numpy ways measured here (no N x A random floats)."""
+    (``flatnonzero``), their rows counted (``bincount``), then one random pick
+    inside each row's run. The fastest numpy way we found: it reads the mask
+    once and draws N random numbers, not N x A."""
 
     def __init__(self, n: int, a: int, seed: int = 0) -> None:
         self.rng = np.random.default_rng(seed)
+        self.n, self.a = n, a
         self.row_start = np.arange(n, dtype=np.int64) * a
 
     def __call__(self, mask: np.ndarray) -> np.ndarray:
-        counts = np.count_nonzero(mask, axis=1)
         flat = np.flatnonzero(mask)
+        counts = np.bincount(flat // self.a, minlength=self.n)
         first = np.cumsum(counts) - counts
-        pick = first + (self.rng.random(len(counts)) * counts).astype(np.int64)
+        pick = first + (self.rng.random(self.n) * counts).astype(np.int64)
         return flat[np.minimum(pick, len(flat) - 1)] - self.row_start
 
 
@@ -305,39 +307,37 @@ def pgx_rates(pgx_id: str, ns: tuple[int, ...], clock: Clock, scan_steps: int) -
         action = jax.random.categorical(k1, logits)
         return step_fn(state, action, k2)
 
-    vstep = jax.jit(jax.vmap(one))
+    def batch_step(state: Any, key: Any, n: int) -> Any:
+        key, sub = jax.random.split(key)
+        return jax.vmap(one)(state, jax.random.split(sub, n)), key
+
     vinit = jax.jit(jax.vmap(env.init))
     out: dict[str, Optional[float]] = {}
     for n in ns:
-        keys = jax.random.split(jax.random.PRNGKey(0), n)
-        holder = {"state": vinit(keys), "key": jax.random.PRNGKey(1)}
+        vstep = jax.jit(lambda s, k, n=n: batch_step(s, k, n))
+        holder = {"carry": (vinit(jax.random.split(jax.random.PRNGKey(0), n)), jax.random.PRNGKey(1))}
 
-        def run(k: int, n: int = n) -> int:
-            state, key = holder["state"], holder["key"]
+        def run(k: int, n: int = n, vstep: Any = vstep) -> int:
+            state, key = holder["carry"]
             for _ in range(k):
-                key, sub = jax.random.split(key)
-                state = vstep(state, jax.random.split(sub, n))
+                state, key = vstep(state, key)
             jax.block_until_ready(state.observation)
-            holder["state"], holder["key"] = state, key
+            holder["carry"] = (state, key)
             return k * n
 
         out[f"step N={n}"] = clock.rate(run)
 
-        def body(carry: Any, _: Any) -> Any:
-            state, key = carry
-            key, sub = jax.random.split(key)
-            state = jax.vmap(one)(state, jax.random.split(sub, n))
-            return (state, key), None
+        def body(carry: Any, _: Any, n: int = n) -> Any:
+            return batch_step(carry[0], carry[1], n), None
 
-        scan = jax.jit(lambda s, k: jax.lax.scan(body, (s, k), None, length=scan_steps)[0])
-        sholder = {"carry": (holder["state"], holder["key"])}
+        scan = jax.jit(lambda s, k, body=body: jax.lax.scan(body, (s, k), None, length=scan_steps)[0])
 
-        def run_scan(k: int, n: int = n) -> int:
-            carry = sholder["carry"]
+        def run_scan(k: int, n: int = n, scan: Any = scan) -> int:
+            carry = holder["carry"]
             for _ in range(k):
                 carry = scan(*carry)
             jax.block_until_ready(carry[0].observation)
-            sholder["carry"] = carry
+            holder["carry"] = carry
             return k * n * scan_steps
 
         out[f"scan N={n}"] = clock.rate(run_scan)
