@@ -429,16 +429,56 @@ fn bit(bits: &[u64], a: usize) -> bool {
     bits.get(a / 64).is_some_and(|w| w >> (a % 64) & 1 == 1)
 }
 
+/// A uniformly random set bit of `bits` (`None` when none is set).
+#[inline]
+fn random_set_bit(bits: &[u64], rng: &mut GameRng) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has popcnt (checked just above; the answer is cached).
+            return unsafe { random_set_bit_popcnt(bits, rng) };
+        }
+    }
+    random_set_bit_portable(bits, rng)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn random_set_bit_popcnt(bits: &[u64], rng: &mut GameRng) -> Option<usize> {
+    random_set_bit_portable(bits, rng)
+}
+
+/// Same code for both: compiled with the hardware popcount when called
+/// from [`random_set_bit_popcnt`] (the wheel's baseline x86-64 lacks it).
+#[inline(always)]
+fn random_set_bit_portable(bits: &[u64], rng: &mut GameRng) -> Option<usize> {
+    let legal: u32 = bits.iter().map(|w| w.count_ones()).sum();
+    if legal == 0 {
+        return None;
+    }
+    nth_set_bit(bits, rng.random_range(0..legal))
+}
+
 /// The `k`-th set bit (0-based) of `bits`.
+#[inline(always)]
 fn nth_set_bit(bits: &[u64], mut k: u32) -> Option<usize> {
     for (i, &w) in bits.iter().enumerate() {
         let c = w.count_ones();
         if k < c {
-            let mut w = w;
+            // Narrow to the half, quarter, eighth holding the k-th bit.
+            let (mut w, mut at) = (w, 0);
+            for half in [32u32, 16, 8] {
+                let low = (w & ((1u64 << half) - 1)).count_ones();
+                if k >= low {
+                    k -= low;
+                    w >>= half;
+                    at += half;
+                }
+            }
             for _ in 0..k {
                 w &= w - 1;
             }
-            return Some(i * 64 + w.trailing_zeros() as usize);
+            return Some(i * 64 + (at + w.trailing_zeros()) as usize);
         }
         k -= c;
     }
@@ -506,12 +546,7 @@ impl<S: Clone> Env<S> {
             let outcomes = rules.chance_outcomes(&self.session.state);
             return sample_outcome(&mut self.policy, &outcomes).map_or(0, |a| a.0 as i64);
         }
-        let legal: u32 = bits.iter().map(|w| w.count_ones()).sum();
-        if legal == 0 {
-            return 0;
-        }
-        let k = self.policy.random_range(0..legal);
-        nth_set_bit(bits, k).map_or(0, |a| a as i64)
+        random_set_bit(bits, &mut self.policy).map_or(0, |a| a as i64)
     }
 }
 
