@@ -15,7 +15,8 @@ For every game in ``ludoteca.games()``:
 * ``VecEnv.step+sample_actions``: the same step with actions drawn in Rust
   (``VecEnv.sample_actions()``), i.e. without the numpy cost;
 * ``rollout``: ``VecEnv.rollout(steps)``, random legal actions chosen in Rust,
-  observation and mask written for every env at every step (the engine ceiling).
+  observation and mask written for every env at every step (the engine
+  ceiling), with float32 observations and, at the larger thread count, uint8.
 
 Anchors, when installed: OpenSpiel (``pip install open-spiel``) ``checkers``
 and ``backgammon`` as a Python loop that asks for the legal actions and the
@@ -219,8 +220,8 @@ def bench_sampling(game_id: str, n: int, clock: Clock, kind: type = Sampler) -> 
     return clock.rate(run)
 
 
-def bench_rollout(game_id: str, n: int, threads: int, clock: Clock) -> float:
-    venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, num_threads=threads, copy=False)
+def bench_rollout(game_id: str, n: int, threads: int, clock: Clock, obs_dtype: str = "float32") -> float:
+    venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, num_threads=threads, copy=False, obs_dtype=obs_dtype)
     venv.reset()
     return clock.rate(lambda k: venv.rollout(k)["steps"], calibrate=max(1, 256 // n))
 
@@ -379,6 +380,7 @@ def measure_game(game_id: str, args: argparse.Namespace, clock: Clock) -> GameRe
     for t in args.threads:
         res.rows[f"rollout t={t}"] = {n: bench_rollout(game_id, n, t, clock) for n in args.ns}
         log(f"  {game_id}: rollout t={t} {res.rows[f'rollout t={t}']}")
+    res.rows[f"rollout uint8 obs t={t_max}"] = {n: bench_rollout(game_id, n, t_max, clock, "uint8") for n in args.ns}
     if args.copy_point in args.ns:
         res.step_copy_true = bench_vec_step(game_id, args.copy_point, t_max, clock, copy=True)
     if args.memory_envs:
