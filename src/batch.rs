@@ -135,6 +135,9 @@ struct Env<S> {
 pub struct Batch<R: Rules> {
     game: Arc<Handle<R>>,
     envs: Vec<Env<R::State>>,
+    /// Stands in for the info rows of a game without info fields, so that the
+    /// zipped per-env iterators all have N items.
+    no_info: Vec<i32>,
     pool: rayon::ThreadPool,
     threads: usize,
 }
@@ -165,7 +168,8 @@ impl<R: Rules> Batch<R> {
                 }
             })
             .collect();
-        Batch { game, envs, pool: pool(threads).expect("default thread pool"), threads }
+        let no_info = if game.rules.spec().info_fields.is_empty() { vec![0; num_envs] } else { Vec::new() };
+        Batch { game, envs, no_info, pool: pool(threads).expect("default thread pool"), threads }
     }
 
     /// Runs `f(env, row)` over every env in parallel, `row` being its slices of `out`.
@@ -175,6 +179,7 @@ impl<R: Rules> Batch<R> {
         let (l, a, k) = (spec.observation_len(), spec.num_actions, spec.info_fields.len());
         let envs = &mut self.envs;
         let BatchOut { obs, mask, rewards, terminated, truncated, to_act, info, final_obs } = out;
+        let info: &mut [i32] = if k == 0 { &mut self.no_info } else { info };
         self.pool.install(|| match obs {
             ObsOut::F32(obs) => (
                 envs.par_iter_mut().enumerate(),
@@ -335,15 +340,17 @@ impl<R: Rules> DynBatch for Batch<R> {
                 actions.len()
             )));
         }
-        for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
-            if a < 0 || a as u64 >= n as u64 {
-                return Err(GameError::Invalid(format!(
-                    "actions[{i}] = {a} is out of range: expected an integer in [0, {n})"
-                )));
-            }
-            if self.game.common.illegal == IllegalPolicy::Raise && !env.legal[a as usize] {
-                let e = env.session.illegal_error(&self.game.rules, &self.game.common, Action(a as u32));
-                return Err(GameError::Invalid(format!("env {i}: {e}")));
+        // Range first over the whole batch, then legality: bad input is
+        // reported before a merely illegal move.
+        if let Some((i, &a)) = actions.iter().enumerate().find(|(_, &a)| a < 0 || a as u64 >= n as u64) {
+            return Err(GameError::Invalid(format!("actions[{i}] = {a} is out of range: expected an integer in [0, {n})")));
+        }
+        if self.game.common.illegal == IllegalPolicy::Raise {
+            for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
+                if !env.legal[a as usize] {
+                    let e = env.session.illegal_error(&self.game.rules, &self.game.common, Action(a as u32));
+                    return Err(GameError::Invalid(format!("env {i}: {e}")));
+                }
             }
         }
         Ok(())
