@@ -13,6 +13,7 @@ pub mod movegen;
 pub mod notation;
 mod observe;
 pub mod position;
+mod text;
 #[cfg(test)]
 mod tests;
 
@@ -307,6 +308,10 @@ impl Backgammon {
 }
 
 impl Rules for Backgammon {
+    fn board_text(&self, s: &State) -> String {
+        text::board_text(s)
+    }
+
     type State = State;
 
     fn spec(&self) -> &GameSpec {
