@@ -462,6 +462,6 @@ impl PyVecEnv {
     }
 
     fn __repr__(&self) -> String {
-        format!("VecEnv({:?}, num_envs={}, num_threads={})", self.game.entry().id, self.batch.num_envs(), self.batch.threads())
+        format!("VecEnv('{}', num_envs={}, num_threads={})", self.game.entry().id, self.batch.num_envs(), self.batch.threads())
     }
 }
