@@ -99,55 +99,62 @@ pub enum Outcome {
 
 /// How often each repetition key occurred at a turn boundary: an
 /// open-addressing table, O(1) per turn (scanning a history would cost a
-/// game's length per turn). Slots with count 0 are empty; the length is 0 or
-/// a power of two, at most half full.
+/// game's length per turn), 8 bytes a slot, at most 3/4 full. A slot holds
+/// the key's upper 62 bits and, in the low 2, its count (1..=3; the third
+/// occurrence ends the game, so counts saturate at 3); 0 is an empty slot.
 #[derive(Clone, Debug, Default)]
 struct Repetitions {
-    slots: Vec<(u64, u32)>,
+    slots: Vec<u64>,
     len: usize,
 }
 
 impl Repetitions {
+    const COUNT: u64 = 3;
+
     fn clear(&mut self) {
         if self.len > 0 {
-            self.slots.fill((0, 0));
+            self.slots.fill(0);
             self.len = 0;
         }
     }
 
-    /// Counts one more occurrence of `key`; returns its count.
+    /// Counts one more occurrence of `key`; returns its count (at most 3).
     fn add(&mut self, key: u64) -> u32 {
-        if (self.len + 1) * 2 > self.slots.len() {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
             let size = (self.slots.len() * 2).max(16);
-            let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
-            for (k, c) in old.into_iter().filter(|&(_, c)| c > 0) {
-                let i = self.slot(k);
-                self.slots[i] = (k, c);
+            let old = std::mem::replace(&mut self.slots, vec![0; size]);
+            for slot in old.into_iter().filter(|&s| s != 0) {
+                let i = self.slot(slot & !Self::COUNT);
+                self.slots[i] = slot;
             }
         }
+        let key = key & !Self::COUNT;
         let i = self.slot(key);
         let slot = &mut self.slots[i];
-        if slot.1 == 0 {
-            *slot = (key, 0);
+        if *slot == 0 {
+            *slot = key;
             self.len += 1;
         }
-        slot.1 += 1;
-        slot.1
+        if *slot & Self::COUNT < Self::COUNT {
+            *slot += 1;
+        }
+        (*slot & Self::COUNT) as u32
     }
 
-    /// The index of `key`'s slot, or of the empty slot where it belongs.
+    /// The index of `key`'s slot (key without count bits), or of the empty
+    /// slot where it belongs.
     fn slot(&self, key: u64) -> usize {
         let mask = self.slots.len() - 1;
         // Keys are hashes already; the multiply only spreads weak ones.
         let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
-        while self.slots[i].1 != 0 && self.slots[i].0 != key {
+        while self.slots[i] != 0 && self.slots[i] & !Self::COUNT != key {
             i = (i + 1) & mask;
         }
         i
     }
 
     fn heap_bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<(u64, u32)>()
+        self.slots.capacity() * std::mem::size_of::<u64>()
     }
 }
 
@@ -502,10 +509,11 @@ mod tests {
             reps.clear();
             let mut seen = Vec::new();
             for _ in 0..500 {
-                // Few distinct keys, some of them 0, so that keys repeat.
-                let key = rng.random_range(0..120u64) * (round + 1);
+                // Few distinct keys (0 among them, and keys that differ only in
+                // the low bits, which the table drops), so that keys repeat.
+                let key = (rng.random_range(0..120u64) << 2) * (round + 1);
                 seen.push(key);
-                let want = seen.iter().filter(|&&k| k == key).count() as u32;
+                let want = (seen.iter().filter(|&&k| k == key).count() as u32).min(3);
                 assert_eq!(reps.add(key), want);
             }
         }

@@ -168,7 +168,18 @@ class VecEnv:
     ]:
         """Steps every env; ``actions`` is an integer array of shape (num_envs,)."""
     def rollout(self, steps: int, policy: str = "random") -> dict[str, int]:
-        """Plays ``steps`` random legal decisions per env in Rust; returns totals."""
+        """Plays ``steps`` random legal decisions per env in Rust (every env
+        advances one decision per step, observations and masks written as by
+        ``step``); returns totals: steps, terminated, truncated, wins_p0,
+        wins_p1, draws. The returned arrays of a ``copy=False`` env hold the
+        last step's outputs afterwards."""
+    def sample_actions(self) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action per env (chance nodes: an outcome
+        by its probability), drawn in Rust from each env's own generator (the
+        one ``rollout`` uses); shape (num_envs,)."""
+    def memory_bytes(self) -> int:
+        """Bytes the batch holds besides its output arrays (envs, legal-mask
+        bitsets, repetition tables, buffers; not heap memory inside game states)."""
     def state(self, index: int) -> State:
         """A copy of env ``index``'s state."""
     def env_seeds(self) -> list[int]:
