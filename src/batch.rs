@@ -106,9 +106,18 @@ pub trait DynBatch: Send + Sync {
     fn reset(&mut self, seed: Option<u64>, out: &mut BatchOut<'_>);
     /// Validates `actions` (range; legality under `illegal_action="raise"`)
     /// before touching any env: an error leaves the whole batch unchanged.
-    fn validate(&self, actions: &[i64]) -> Result<()>;
+    fn validate(&self, actions: &[i64]) -> Result<()> {
+        self.validate_active(actions, None)
+    }
+    /// As [`DynBatch::validate`], checking only the envs where `active[i]`.
+    fn validate_active(&self, actions: &[i64], active: Option<&[bool]>) -> Result<()>;
     /// Steps every env with its action; call [`DynBatch::validate`] first.
     fn step(&mut self, actions: &[i64], out: &mut BatchOut<'_>);
+    /// Steps only the envs where `active[i]` (validated first); every other
+    /// env keeps its game and gets its row rewritten as it stands, with zero
+    /// rewards and no flags. Lets a caller play one side of some envs (an
+    /// opponent's turn) while the others wait.
+    fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>);
     /// `steps` decisions per env with uniformly random legal actions chosen in
     /// Rust; observations and masks are produced every step as in `step`.
     fn rollout(&mut self, steps: usize, out: &mut BatchOut<'_>) -> RolloutStats;
@@ -326,8 +335,15 @@ impl<R: Rules> DynBatch for Batch<R> {
         });
     }
 
-    fn validate(&self, actions: &[i64]) -> Result<()> {
+    fn validate_active(&self, actions: &[i64], active: Option<&[bool]>) -> Result<()> {
         let n = self.num_actions();
+        if active.is_some_and(|m| m.len() != self.envs.len()) {
+            return Err(GameError::Invalid(format!(
+                "active must have shape ({},), got ({},)",
+                self.envs.len(),
+                active.map_or(0, |m| m.len())
+            )));
+        }
         if actions.len() != self.envs.len() {
             return Err(GameError::Invalid(format!(
                 "actions must have shape ({},), got ({},)",
@@ -336,6 +352,9 @@ impl<R: Rules> DynBatch for Batch<R> {
             )));
         }
         for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
+            if active.is_some_and(|m| !m[i]) {
+                continue;
+            }
             if a < 0 || a as u64 >= n as u64 {
                 return Err(GameError::Invalid(format!(
                     "actions[{i}] = {a} is out of range: expected an integer in [0, {n})"
@@ -351,6 +370,19 @@ impl<R: Rules> DynBatch for Batch<R> {
 
     fn step(&mut self, actions: &[i64], out: &mut BatchOut<'_>) {
         self.for_each_env(out, |i, game, env, mut row| env.advance(game, actions[i], &mut row));
+    }
+
+    fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) {
+        self.for_each_env(out, |i, game, env, mut row| {
+            if active[i] {
+                env.advance(game, actions[i], &mut row);
+            } else {
+                row.rewards.fill(0.0);
+                *row.term = false;
+                *row.trunc = false;
+                env.write_view(game, &mut row);
+            }
+        });
     }
 
     fn rollout(&mut self, steps: usize, out: &mut BatchOut<'_>) -> RolloutStats {

@@ -162,11 +162,16 @@ class VecEnv:
     ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
         """Starts every env afresh; ``seed`` re-derives the per-env seeds."""
     def step(
-        self, actions: npt.ArrayLike
+        self, actions: npt.ArrayLike, active: Optional[npt.ArrayLike] = None
     ) -> tuple[
         npt.NDArray[Any], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
-        """Steps every env; ``actions`` is an integer array of shape (num_envs,)."""
+        """Steps every env; ``actions`` is an integer array of shape (num_envs,).
+
+        With ``active`` (a bool array of shape (num_envs,)) only the envs
+        where it is true are stepped: the others keep their game (their
+        action is ignored) and report it as it stands, with zero rewards and
+        no flags. ``ludoteca.gym`` uses it to play the opponent's turns."""
     def rollout(self, steps: int, policy: str = "random") -> dict[str, int]:
         """Plays ``steps`` random legal decisions per env in Rust; returns totals."""
     def state(self, index: int) -> State:

@@ -161,6 +161,28 @@ impl PyVecEnv {
         Ok(arr.readonly().as_array().to_vec())
     }
 
+    /// Converts `active` to a bool vector of the batch's length.
+    fn active(&self, py: Python<'_>, active: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
+        let n = self.batch.num_envs();
+        let arr = py.import("numpy")?.call_method1("asarray", (active,)).map_err(|_| {
+            raise("ActionsError", format!("active must be a bool array of shape ({n},), got {}", type_name(active)))
+        })?;
+        let dtype = arr.getattr("dtype")?;
+        let kind: String = dtype.getattr("kind")?.extract()?;
+        let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+        if kind != "b" || shape != [n] {
+            let dims = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+            let comma = if shape.len() == 1 { "," } else { "" };
+            return Err(raise(
+                "ActionsError",
+                format!("active must be a bool array of shape ({n},), got {} ({dims}{comma})", dtype.str()?),
+            ));
+        }
+        let arr = arr.call_method1("astype", ("bool",))?;
+        let arr = arr.cast::<PyArray1<bool>>()?;
+        Ok(arr.readonly().as_array().to_vec())
+    }
+
     fn finish_step<'py>(&self, py: Python<'py>, arrays: Arrays) -> PyResult<Bound<'py, PyTuple>> {
         let info = self.info(py, &arrays)?;
         let term = arrays.terminated.bind(py);
@@ -265,12 +287,29 @@ impl PyVecEnv {
 
     /// Steps every env with its action (int array of shape (num_envs,)).
     /// Returns `(obs, rewards, terminated, truncated, info)`, auto-resetting
-    /// finished games in the same step (see the docs).
-    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    /// finished games in the same step (see the docs). With `active` (bool
+    /// array of shape (num_envs,)), only the envs where it is true are
+    /// stepped; the others keep their game and report it as it stands.
+    #[pyo3(signature = (actions, active = None))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        active: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let actions = self.actions(py, actions)?;
-        self.batch.validate(&actions).map_err(|e| raise("IllegalActionError", e.to_string()))?;
+        let active = match active {
+            Some(a) if !a.is_none() => Some(self.active(py, a)?),
+            _ => None,
+        };
+        self.batch
+            .validate_active(&actions, active.as_deref())
+            .map_err(|e| raise("IllegalActionError", e.to_string()))?;
         let arrays = self.arrays_for_call(py);
-        self.run(py, &arrays, |b, out| b.step(&actions, out));
+        match active {
+            Some(active) => self.run(py, &arrays, |b, out| b.step_active(&actions, &active, out)),
+            None => self.run(py, &arrays, |b, out| b.step(&actions, out)),
+        }
         self.finish_step(py, arrays)
     }
 
