@@ -105,6 +105,8 @@ class State:
         """The game's info fields at this decision."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (Jupyter shows it); ``ludoteca.render.svg(self)``."""
 
 class Env:
     """One game stepped decision by decision (Gymnasium-style, both players).
