@@ -77,6 +77,7 @@ pub fn entries() -> &'static [&'static GameEntry] {
 
 static GAMES: &[&GameEntry] = &[
     // registry:games (one line per game id)
+    &crate::games::tablut::ENTRY,
 ];
 
 pub fn find(id: &str) -> Result<&'static GameEntry> {

@@ -1,1 +1,2 @@
 //! One module per game family.
+pub mod tablut;
