@@ -78,6 +78,14 @@ pub fn entries() -> &'static [&'static GameEntry] {
 static GAMES: &[&GameEntry] = &[
     // registry:games (one line per game id)
     &crate::games::tablut::ENTRY,
+    &crate::games::backgammon::ENTRY,
+    &crate::games::draughts::TABLERO,
+    &crate::games::draughts::DAMAS,
+    &crate::games::draughts::DAMAS_10X10,
+    &crate::games::draughts::INTERNATIONAL,
+    &crate::games::draughts::BRAZILIAN,
+    &crate::games::draughts::RUSSIAN,
+    &crate::games::draughts::CHECKERS,
 ];
 
 pub fn find(id: &str) -> Result<&'static GameEntry> {

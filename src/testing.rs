@@ -19,10 +19,13 @@ pub struct RandomGames {
 /// Plays `games` seeded random games of at most `max_decisions` decisions and
 /// checks at every decision:
 /// * the mask has the spec's length and no offer action set (rules alone);
-/// * at player decisions of the first `deep_games` games, the mask equals the
-///   set of first actions of the complete turns, every turn's notation parses
-///   back to a path reaching the same position, and `turns` lists distinct
-///   positions;
+/// * at player decisions of the first `deep_games` games: every masked action
+///   begins a complete turn (no dead ends), the positions reached by all the
+///   mask's decision paths are exactly those `turns` lists, each once, and
+///   every turn's notation parses back to a path reaching its position.
+///   These deep checks compare positions after a turn, so they need a game
+///   mode where nothing random happens at the end of a turn (backgammon:
+///   explicit chance; sampled chance rolls the next dice there);
 /// * `from_position(to_position(s))` round-trips the string and keeps the mask;
 /// * piece counts never grow, observations are finite and sized right;
 /// * terminal positions have zero-sum returns and an empty mask;
@@ -99,10 +102,21 @@ pub fn check_random_games<R: Rules>(rules: &R, games: usize, deep_games: usize, 
 
 fn check_turns<R: Rules>(rules: &R, s: &R::State, mask: &[bool], text: &str) {
     let turns = rules.turns(s);
-    let firsts: BTreeSet<usize> = turns.iter().map(|t| t.actions[0].index()).collect();
     let game_actions = rules.spec().num_game_actions();
     let masked: BTreeSet<usize> = (0..game_actions).filter(|&i| mask[i]).collect();
-    assert_eq!(masked, firsts, "mask != first actions of turns at {text:?}");
+    // Walk every decision path the mask allows: each masked action must lead
+    // to a complete turn (no dead ends), and the positions those paths reach
+    // must be exactly the positions `turns` lists (which games may compute
+    // their own way, deduplicated).
+    let mut firsts = BTreeSet::new();
+    let mut ends = BTreeSet::new();
+    crate::game::for_each_turn_path(rules, s, &mut |path, end| {
+        firsts.insert(path[0].index());
+        ends.insert(rules.to_position(end));
+    });
+    assert_eq!(masked, firsts, "masked actions that complete no turn at {text:?}");
+    let listed_firsts: BTreeSet<usize> = turns.iter().map(|t| t.actions[0].index()).collect();
+    assert!(listed_firsts.is_subset(&masked), "turns start with unmasked actions at {text:?}");
     let mut seen = BTreeSet::new();
     for t in &turns {
         let end = rules.to_position(&t.state);
@@ -117,10 +131,7 @@ fn check_turns<R: Rules>(rules: &R, s: &R::State, mask: &[bool], text: &str) {
             let applied = rules.apply(&mut replay, a, &mut rng);
             assert_eq!(applied == Applied::TurnOver, k + 1 == path.len() || rules.to_act(&replay) == ToAct::Terminal);
         }
-        // Sampled chance may roll new dice after the turn: compare boards only
-        // when the game is deterministic after a turn.
-        if rules.to_act(&replay) != ToAct::Chance && rules.chance_outcomes(&t.state).is_empty() {
-            assert_eq!(rules.to_position(&replay), end, "notation {:?} replays elsewhere at {text:?}", t.notation);
-        }
+        assert_eq!(rules.to_position(&replay), end, "notation {:?} replays elsewhere at {text:?}", t.notation);
     }
+    assert_eq!(seen, ends, "turns() and the mask's decision paths reach different positions at {text:?}");
 }

@@ -1,2 +1,4 @@
 //! One module per game family.
 pub mod tablut;
+pub mod backgammon;
+pub mod draughts;

@@ -1,0 +1,248 @@
+//! Move generation: which dice can be used, the per-decision mask, and the
+//! complete moves of a roll (spec: moves).
+//!
+//! The rule "use as many dice as possible; with only one usable, the larger"
+//! is applied by search: a checker move is legal at a decision exactly when
+//! some complete move of maximal length begins with it.
+//!
+//! With doubles every legal sequence can be reordered so that its sources do
+//! not increase (a move from a lower point never enables one from a higher
+//! point: it cannot free the bar, cannot bring a checker home, and cannot
+//! remove the highest checker), so searches over doubles only try
+//! non-increasing sources; the end positions are the same.
+
+use super::board::{CheckerMove, Pos, BAR};
+
+/// The 150 action bits of one decision (`source*6 + die-1`).
+pub type Mask = [u64; 3];
+
+#[inline]
+pub fn mask_set(mask: &mut Mask, i: usize) {
+    mask[i >> 6] |= 1u64 << (i & 63);
+}
+
+#[inline]
+pub fn mask_has(mask: &Mask, i: usize) -> bool {
+    i < 192 && mask[i >> 6] >> (i & 63) & 1 == 1
+}
+
+#[inline]
+pub fn mask_is_empty(mask: &Mask) -> bool {
+    mask[0] == 0 && mask[1] == 0 && mask[2] == 0
+}
+
+/// The most of `n` dice showing `d` that can be played using sources `<= max_src`
+/// in non-increasing order; stops searching once all `n` are found.
+fn max_doubles(p: &Pos, d: usize, n: u32, max_src: usize) -> u32 {
+    if n == 0 {
+        return 0;
+    }
+    let hi = p.highest();
+    let mut best = 0;
+    let mut s = max_src.min(hi);
+    while s >= 1 {
+        if p.can_move(s, d, hi) {
+            let mut q = *p;
+            q.play(s, d);
+            let r = 1 + max_doubles(&q, d, n - 1, s);
+            if r > best {
+                best = r;
+                if best == n {
+                    return n;
+                }
+            }
+        }
+        s -= 1;
+    }
+    best
+}
+
+/// Whether any checker can move by `d`.
+#[inline]
+fn any_move(p: &Pos, d: usize) -> bool {
+    let hi = p.highest();
+    (1..=hi).any(|s| p.can_move(s, d, hi))
+}
+
+/// Whether both dice `a` then `b` can be played starting with a checker from `s`.
+#[inline]
+fn two_from(p: &Pos, s: usize, a: usize, b: usize) -> bool {
+    let mut q = *p;
+    q.play(s, a);
+    any_move(&q, b)
+}
+
+/// The legal checker moves at a decision with dice `left` still to play
+/// (`left` sorted larger first; all equal for doubles). Empty: nothing can be
+/// played (a forced pass at the start of a turn, the end of the turn otherwise).
+pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
+    let mut mask = [0u64; 3];
+    let hi = p.highest();
+    let bit = |s: usize, d: usize| (if s == BAR { 0 } else { s }) * 6 + d - 1;
+    match *left {
+        [] => {}
+        [d] => {
+            let d = d as usize;
+            for s in 1..=hi {
+                if p.can_move(s, d, hi) {
+                    mask_set(&mut mask, bit(s, d));
+                }
+            }
+        }
+        [a, b] if a != b => {
+            let (a, b) = (a as usize, b as usize);
+            let mut both = false;
+            for s in 1..=hi {
+                if p.can_move(s, a, hi) && two_from(p, s, a, b) {
+                    mask_set(&mut mask, bit(s, a));
+                    both = true;
+                }
+                if p.can_move(s, b, hi) && two_from(p, s, b, a) {
+                    mask_set(&mut mask, bit(s, b));
+                    both = true;
+                }
+            }
+            if !both {
+                // Only one die can be used: the larger if it can (spec: moves).
+                for d in [a, b] {
+                    for s in 1..=hi {
+                        if p.can_move(s, d, hi) {
+                            mask_set(&mut mask, bit(s, d));
+                        }
+                    }
+                    if !mask_is_empty(&mask) {
+                        break;
+                    }
+                }
+            }
+        }
+        _ => {
+            let d = left[0] as usize;
+            let n = left.len() as u32;
+            let most = max_doubles(p, d, n, BAR);
+            if most == 0 {
+                return mask;
+            }
+            for s in 1..=hi {
+                if p.can_move(s, d, hi) {
+                    let mut q = *p;
+                    q.play(s, d);
+                    if most == 1 || max_doubles(&q, d, most - 1, BAR) == most - 1 {
+                        mask_set(&mut mask, bit(s, d));
+                    }
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// Calls `f(end, moves)` for every legal complete move with dice `left`
+/// (possibly several times per end position; callers deduplicate). Calls
+/// nothing when no die can be used.
+pub fn for_each_complete(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
+    let mut path = [CheckerMove { from: 0, die: 0 }; 4];
+    match *left {
+        [] => {}
+        [a, b] if a != b => {
+            let (a, b) = (a as usize, b as usize);
+            let mut both = false;
+            let hi = p.highest();
+            for (x, y) in [(a, b), (b, a)] {
+                for s in (1..=hi).rev() {
+                    if !p.can_move(s, x, hi) {
+                        continue;
+                    }
+                    let mut q = *p;
+                    q.play(s, x);
+                    path[0] = CheckerMove { from: s as u8, die: x as u8 };
+                    let hq = q.highest();
+                    for t in (1..=hq).rev() {
+                        if q.can_move(t, y, hq) {
+                            let mut r = q;
+                            r.play(t, y);
+                            path[1] = CheckerMove { from: t as u8, die: y as u8 };
+                            both = true;
+                            f(&r, &path[..2]);
+                        }
+                    }
+                }
+            }
+            if !both {
+                for d in [a, b] {
+                    let mut any = false;
+                    for s in (1..=hi).rev() {
+                        if p.can_move(s, d, hi) {
+                            let mut q = *p;
+                            q.play(s, d);
+                            path[0] = CheckerMove { from: s as u8, die: d as u8 };
+                            any = true;
+                            f(&q, &path[..1]);
+                        }
+                    }
+                    if any {
+                        break;
+                    }
+                }
+            }
+        }
+        _ => {
+            // One die left, or doubles: sources non-increasing (see module doc).
+            let d = left[0] as usize;
+            let most = max_doubles(p, d, left.len() as u32, BAR);
+            if most > 0 {
+                doubles_paths(p, d, most as usize, BAR, &mut path, 0, f);
+            }
+        }
+    }
+}
+
+fn doubles_paths(
+    p: &Pos,
+    d: usize,
+    len: usize,
+    max_src: usize,
+    path: &mut [CheckerMove; 4],
+    k: usize,
+    f: &mut impl FnMut(&Pos, &[CheckerMove]),
+) {
+    if k == len {
+        f(p, &path[..len]);
+        return;
+    }
+    let hi = p.highest();
+    let mut s = max_src.min(hi);
+    while s >= 1 {
+        if p.can_move(s, d, hi) {
+            let mut q = *p;
+            q.play(s, d);
+            path[k] = CheckerMove { from: s as u8, die: d as u8 };
+            // Only continue along paths that can still reach the full length.
+            if len - k - 1 == 0 || max_doubles(&q, d, (len - k - 1) as u32, s) == (len - k - 1) as u32 {
+                doubles_paths(&q, d, len, s, path, k + 1, f);
+            }
+        }
+        s -= 1;
+    }
+}
+
+/// The distinct end positions of the legal complete moves, with one
+/// representative sequence each, in order of discovery.
+pub fn distinct_moves(p: &Pos, left: &[u8]) -> Vec<(Pos, Vec<CheckerMove>)> {
+    let mut out: Vec<(Pos, Vec<CheckerMove>)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for_each_complete(p, left, &mut |end, moves| {
+        if seen.insert(*end) {
+            out.push((*end, moves.to_vec()));
+        }
+    });
+    out
+}
+
+/// The distinct end positions only, sorted (for perft).
+pub fn distinct_ends(p: &Pos, left: &[u8], buf: &mut Vec<Pos>) {
+    buf.clear();
+    for_each_complete(p, left, &mut |end, _| buf.push(*end));
+    buf.sort_unstable();
+    buf.dedup();
+}

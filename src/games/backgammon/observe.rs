@@ -1,0 +1,56 @@
+//! The observation (docs/games/backgammon.md, "Observation planes"): a flat
+//! vector of [`OBS_LEN`] floats from the point of view of the player to act
+//! (the player on roll; at a chance node the player about to roll; at the
+//! end the loser, who holds the turn in the Match ID).
+
+use super::board::{BAR, OFF};
+use super::{Phase, State};
+
+/// Entries per point and side: n>=1, n>=2, n>=3, (n-3)/2 if n>3, n/15.
+pub const PER_POINT: usize = 5;
+/// Offsets of the blocks.
+pub const MY_POINTS: usize = 0;
+pub const OPP_POINTS: usize = 24 * PER_POINT;
+pub const BARS: usize = 48 * PER_POINT; // my bar /15, opp bar /15
+pub const OFFS: usize = BARS + 2; // my off /15, opp off /15
+pub const DICE: usize = OFFS + 2; // 6 entries: dice of value 1..6 still to play
+pub const MATCH: usize = DICE + 6; // my score, opp score, match length
+pub const FLAGS: usize = MATCH + 3; // chance node, no game started, game over
+pub const OBS_LEN: usize = FLAGS + 3;
+
+#[inline]
+fn point(out: &mut [f32], n: u8) {
+    let n = n as f32;
+    out[0] = (n >= 1.0) as u8 as f32;
+    out[1] = (n >= 2.0) as u8 as f32;
+    out[2] = (n >= 3.0) as u8 as f32;
+    out[3] = if n > 3.0 { (n - 3.0) / 2.0 } else { 0.0 };
+    out[4] = n / 15.0;
+}
+
+pub fn observe(s: &State, out: &mut [f32]) {
+    let me = &s.board[s.turn.index()];
+    let opp = &s.board[s.turn.other().index()];
+    for q in 1..=24 {
+        let k = (q - 1) * PER_POINT;
+        point(&mut out[MY_POINTS + k..MY_POINTS + k + PER_POINT], me[q]);
+        // The opponent's checkers on the mover's point q sit on its point 25 - q.
+        point(&mut out[OPP_POINTS + k..OPP_POINTS + k + PER_POINT], opp[25 - q]);
+    }
+    out[BARS] = me[BAR] as f32 / 15.0;
+    out[BARS + 1] = opp[BAR] as f32 / 15.0;
+    out[OFFS] = me[OFF] as f32 / 15.0;
+    out[OFFS + 1] = opp[OFF] as f32 / 15.0;
+    out[DICE..DICE + 6].fill(0.0);
+    if s.phase == Phase::Move {
+        for &d in s.left() {
+            out[DICE + d as usize - 1] += 1.0;
+        }
+    }
+    out[MATCH] = s.score[s.turn.index()] as f32;
+    out[MATCH + 1] = s.score[s.turn.other().index()] as f32;
+    out[MATCH + 2] = s.match_length as f32;
+    out[FLAGS] = matches!(s.phase, Phase::Opening | Phase::ToRoll) as u8 as f32;
+    out[FLAGS + 1] = (s.phase == Phase::Opening) as u8 as f32;
+    out[FLAGS + 2] = (s.phase == Phase::Over) as u8 as f32;
+}

@@ -1,0 +1,208 @@
+//! GNU Backgammon's Position ID and Match ID (spec: position string).
+//!
+//! Position ID: an 80-bit key, Base64 without padding (14 characters). For
+//! the player **not** on turn, then the player on turn, each from its own ace
+//! point to its 24-point and then its bar: as many 1 bits as checkers, then
+//! a 0. Bits fill each byte from its least significant bit.
+//!
+//! Match ID: 66 bits (9 bytes with 6 padding bits, 12 characters), least
+//! significant bit first:
+//!
+//! ```text
+//!  bits  0-3  log2 cube value (0)      bits 15-17  die 1 (larger)
+//!  bits  4-5  cube owner (3: centred)  bits 18-20  die 2
+//!  bit   6    player on roll           bits 21-35  match length
+//!  bit   7    Crawford (written 0)     bits 36-50  score of player 0
+//!  bits  8-10 game state               bits 51-65  score of player 1
+//!  bit  11    player to decide         bits 66-71  padding: written 0, ignored
+//!  bit  12    double offered (0)
+//!  bits 13-14 resignation (0)
+//! ```
+
+use super::board::{Side, BAR, CHECKERS, OFF};
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Base64 without `=` padding.
+pub fn base64_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        let chars = chunk.len() + 1;
+        for k in 0..chars {
+            out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// Decodes `len` bytes from unpadded Base64 text; `what` names the field in errors.
+pub fn base64_decode(text: &str, len: usize, what: &str) -> Result<Vec<u8>, String> {
+    let want = (len * 8).div_ceil(6);
+    let text = text.trim_end_matches('=');
+    if text.len() != want {
+        return Err(format!("{what} must be {want} Base64 characters, got {} ({text:?})", text.len()));
+    }
+    let mut bits: u64 = 0;
+    let mut nbits = 0;
+    let mut out = Vec::with_capacity(len);
+    for (i, c) in text.bytes().enumerate() {
+        let v = ALPHABET
+            .iter()
+            .position(|&a| a == c)
+            .ok_or_else(|| format!("{what} has a character {:?} at {i} that is not Base64 (A-Z a-z 0-9 + /)", c as char))?;
+        bits = bits << 6 | v as u64;
+        nbits += 6;
+        if nbits >= 8 {
+            nbits -= 8;
+            if out.len() < len {
+                out.push((bits >> nbits) as u8);
+            }
+            bits &= (1 << nbits) - 1;
+        }
+    }
+    Ok(out)
+}
+
+/// Position ID of `first` (not on turn) and `second` (on turn).
+pub fn position_id(first: &Side, second: &Side) -> String {
+    let mut key = [0u8; 10];
+    let mut bit = 0usize;
+    for side in [first, second] {
+        for &n in &side[1..=BAR] {
+            for _ in 0..n {
+                key[bit / 8] |= 1 << (bit % 8);
+                bit += 1;
+            }
+            bit += 1;
+        }
+    }
+    base64_encode(&key)
+}
+
+/// The two sides of a Position ID: (not on turn, on turn), off counts filled in.
+pub fn parse_position_id(text: &str) -> Result<[Side; 2], String> {
+    let key = base64_decode(text, 10, "the Position ID")?;
+    let mut sides = [[0u8; 26]; 2];
+    let mut bit = 0usize;
+    let get = |b: usize| key[b / 8] >> (b % 8) & 1 == 1;
+    for (k, side) in sides.iter_mut().enumerate() {
+        let mut total = 0u32;
+        for count in side[1..=BAR].iter_mut() {
+            loop {
+                if bit >= 80 {
+                    return Err("the Position ID key runs out of bits (more than 80 bits of data)".into());
+                }
+                let one = get(bit);
+                bit += 1;
+                if !one {
+                    break;
+                }
+                *count += 1;
+                total += 1;
+                if total > CHECKERS as u32 {
+                    let who = if k == 0 { "the player not on turn" } else { "the player on turn" };
+                    return Err(format!("{who} has more than 15 checkers"));
+                }
+            }
+        }
+        side[OFF] = CHECKERS - total as u8;
+    }
+    if (bit..80).any(get) {
+        return Err("the Position ID has 1 bits after the last of its 50 separators".into());
+    }
+    Ok(sides)
+}
+
+/// Game state field of the Match ID.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameState {
+    NoGame = 0,
+    Playing = 1,
+    Over = 2,
+}
+
+/// The fields of a Match ID this project uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MatchId {
+    pub turn: u8,
+    pub state: GameState,
+    /// Dice as written (0 0: to roll).
+    pub dice: [u8; 2],
+    pub match_length: u16,
+    pub score: [u16; 2],
+}
+
+fn put(bits: &mut [u8; 9], at: usize, width: usize, value: u32) {
+    for k in 0..width {
+        if value >> k & 1 == 1 {
+            bits[(at + k) / 8] |= 1 << ((at + k) % 8);
+        }
+    }
+}
+
+fn get(bits: &[u8], at: usize, width: usize) -> u32 {
+    (0..width).map(|k| ((bits[(at + k) / 8] >> ((at + k) % 8) & 1) as u32) << k).sum()
+}
+
+pub fn match_id(m: &MatchId) -> String {
+    let mut bits = [0u8; 9];
+    put(&mut bits, 4, 2, 3);
+    put(&mut bits, 6, 1, m.turn as u32);
+    put(&mut bits, 8, 3, m.state as u32);
+    put(&mut bits, 11, 1, m.turn as u32);
+    put(&mut bits, 15, 3, m.dice[0] as u32);
+    put(&mut bits, 18, 3, m.dice[1] as u32);
+    put(&mut bits, 21, 15, m.match_length as u32);
+    put(&mut bits, 36, 15, m.score[0] as u32);
+    put(&mut bits, 51, 15, m.score[1] as u32);
+    base64_encode(&bits)
+}
+
+pub fn parse_match_id(text: &str) -> Result<MatchId, String> {
+    let bits = base64_decode(text, 9, "the Match ID")?;
+    let cube = get(&bits, 0, 4);
+    if cube != 0 {
+        return Err(format!("cube value {} in the Match ID: only cube 1 is supported (no doubling cube)", 1u64 << cube));
+    }
+    if get(&bits, 4, 2) != 3 {
+        return Err("the cube is owned in the Match ID: only a centred cube is supported (no doubling cube)".into());
+    }
+    if get(&bits, 12, 1) != 0 {
+        return Err("a double is offered in the Match ID: no doubling cube is supported".into());
+    }
+    if get(&bits, 13, 2) != 0 {
+        return Err("a resignation is pending in the Match ID: resignations are not supported".into());
+    }
+    let on_roll = get(&bits, 6, 1) as u8;
+    let turn = get(&bits, 11, 1) as u8;
+    if on_roll != turn {
+        return Err(format!(
+            "player on roll ({on_roll}) and player to decide ({turn}) differ in the Match ID: a cube or resignation decision is not supported"
+        ));
+    }
+    let state = match get(&bits, 8, 3) {
+        0 => GameState::NoGame,
+        1 => GameState::Playing,
+        2 => GameState::Over,
+        3 => return Err("game state 'resigned' (011) is not supported".into()),
+        4 => return Err("game state 'ended by a dropped double' (100) is not supported".into()),
+        g => return Err(format!("game state {g:03b} in the Match ID is undefined (expected 000, 001 or 010)")),
+    };
+    let dice = [get(&bits, 15, 3) as u8, get(&bits, 18, 3) as u8];
+    for d in dice {
+        if d > 6 {
+            return Err(format!("a die of {d} in the Match ID: dice are 1..6, or 0 0 when not rolled"));
+        }
+    }
+    if (dice[0] == 0) != (dice[1] == 0) {
+        return Err(format!("dice {} {} in the Match ID: both dice are 1..6, or both 0 (not rolled)", dice[0], dice[1]));
+    }
+    let match_length = get(&bits, 21, 15) as u16;
+    if match_length == 0 {
+        return Err("match length 0 (money play) in the Match ID: expected a match length of 1 or more".into());
+    }
+    let score = [get(&bits, 36, 15) as u16, get(&bits, 51, 15) as u16];
+    Ok(MatchId { turn, state, dice, match_length, score })
+}
