@@ -184,6 +184,15 @@ impl<R: Rules> Batch<R> {
         let (l, a, k) = (spec.observation_len(), spec.num_actions, spec.info_fields.len());
         let envs = &mut self.envs;
         let BatchOut { obs, mask, rewards, terminated, truncated, to_act, info, final_obs } = out;
+        // A game without info fields has an empty info buffer, which would cut
+        // the zip below to zero envs: give each env an empty row of a dummy one.
+        let mut no_info = Vec::new();
+        let info: &mut [i32] = if k == 0 {
+            no_info.resize(envs.len(), 0);
+            &mut no_info
+        } else {
+            info
+        };
         self.pool.install(|| match obs {
             ObsOut::F32(obs) => (
                 envs.par_iter_mut().enumerate(),
