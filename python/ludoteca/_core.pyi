@@ -1,10 +1,11 @@
 """Type stubs of the compiled core ``ludoteca._core`` (see ``ludoteca``)."""
 
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = ["Env", "Game", "State", "VecEnv", "__version__", "game_info", "games"]
 __version__: str
 
 _Action = Union[int, np.integer[Any]]
@@ -17,6 +18,7 @@ def game_info(game_id: str) -> dict[str, Any]:
     """Registry facts of a game: id, family, version, summary, max_turns,
     offers, and options (a list of ``{"name", "default", "doc"}``)."""
 
+@final
 class Game:
     """The rules of one game with its options; a factory of states.
 
@@ -24,7 +26,7 @@ class Game:
     unknown id and ``OptionError`` for an unknown option or a bad value.
     """
 
-    def __init__(self, game_id: str, **options: _Options) -> None: ...
+    def __new__(cls, game_id: str, **options: _Options) -> Game: ...
     @property
     def id(self) -> str:
         """The game id."""
@@ -57,6 +59,7 @@ class Game:
     def state_from_string(self, text: str) -> State:
         """Parses a position string; ``PositionError`` says what is wrong."""
 
+@final
 class State:
     """A game in progress. Mutable: ``apply_action`` and ``play`` change it."""
 
@@ -103,11 +106,12 @@ class State:
         """``(action, probability)`` pairs at a chance node; empty elsewhere."""
     def info(self) -> dict[str, int]:
         """The game's info fields at this decision."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def _repr_svg_(self) -> str:
         """The position as an SVG picture (Jupyter shows it); ``ludoteca.render.svg(self)``."""
 
+@final
 class Env:
     """One game stepped decision by decision (Gymnasium-style, both players).
 
@@ -116,7 +120,7 @@ class Env:
     ``current_player``, ``turn`` and the game's info fields.
     """
 
-    def __init__(self, game_id: str, seed: int = 0, **options: _Options) -> None: ...
+    def __new__(cls, game_id: str, seed: int = 0, **options: _Options) -> Env: ...
     def reset(
         self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
@@ -138,6 +142,7 @@ class Env:
     def current_player(self) -> int: ...
     def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
 
+@final
 class VecEnv:
     """``num_envs`` games stepped by one call in Rust, in parallel, without the GIL.
 
@@ -149,8 +154,8 @@ class VecEnv:
     the next call.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         game_id: str,
         num_envs: int,
         seed: int = 0,
@@ -158,7 +163,7 @@ class VecEnv:
         copy: bool = True,
         obs_dtype: str = "float32",
         **options: _Options,
-    ) -> None: ...
+    ) -> VecEnv: ...
     def reset(
         self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[npt.NDArray[Any], dict[str, Any]]:

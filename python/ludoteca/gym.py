@@ -157,14 +157,14 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
         options.setdefault("illegal_action", "lose")
-        self._env = Env(game_id, **options)
+        self._env = Env(game_id, seed=0, **options)
         self.game: Game = self._env.game
         self.opponent = opponent
         self._opponent = _opponent_fn(opponent)
         self.agent_player_option: AgentPlayer = agent_player
         self.agent_player = 0 if agent_player == "random" else int(agent_player)
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.game)
+        self.observation_space = observation_space(self.game)  # type: ignore[assignment]
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._seeded = False
         self._obs: npt.NDArray[np.float32] = np.zeros(self.game.observation_shape, dtype=np.float32)
@@ -258,7 +258,7 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """A copy of the current game state."""
         return self._env.state
 
-    def render(self) -> Any:  # type: ignore[override]
+    def render(self) -> Any:
         """``"rgb_array"``: the picture, ``(H, W, 3)`` uint8; ``"ansi"``: the text board."""
         if self.render_mode == "ansi":
             return str(self._env.state) + "\n"
@@ -313,7 +313,7 @@ class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         if options.get("chance") == "explicit":
             raise OptionError('chance="explicit" is not supported by the vector env: use the default sampled dice')
         options.setdefault("illegal_action", "lose")
-        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, **options)
+        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, obs_dtype="float32", **options)
         self.game: Game = self._venv.game
         self.num_envs = num_envs
         self.opponent = opponent
@@ -323,20 +323,21 @@ class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rows = np.arange(num_envs)
+        self._rng = np.random.default_rng(seed)
         self._np_random_seed = seed
-        self._np_random = np.random.default_rng(seed)
+        self._np_random = self._rng
         self._agent = np.zeros(num_envs, dtype=np.int64)
         self._mask = np.zeros((num_envs, self.game.num_actions), dtype=bool)
         self._to_act = np.zeros(num_envs, dtype=np.int64)
 
     def _draw_agents(self, rows: npt.NDArray[np.bool_]) -> None:
         if self.agent_player_option == "random":
-            self._agent[rows] = self._np_random.integers(0, 2, size=int(rows.sum()))
+            self._agent[rows] = self._rng.integers(0, 2, size=int(rows.sum()))
         else:
             self._agent[rows] = int(self.agent_player_option)
 
     def _random_actions(self, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-        u = self._np_random.random(mask.shape, dtype=np.float32) + 1.0
+        u = self._rng.random(mask.shape, dtype=np.float32) + 1.0
         return np.asarray((u * mask).argmax(axis=1), dtype=np.int64)
 
     def _play_opponent(
@@ -389,8 +390,9 @@ class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         if options:
             raise OptionError("reset(options=...) is not supported by the vector env")
         if seed is not None:
+            self._rng = np.random.default_rng(seed)
             self._np_random_seed = seed
-            self._np_random = np.random.default_rng(seed)
+            self._np_random = self._rng
         obs, info = self._venv.reset(seed=seed)
         self._draw_agents(np.ones(self.num_envs, dtype=bool))
         if self.opponent == "random":

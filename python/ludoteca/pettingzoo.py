@@ -56,7 +56,7 @@ __all__ = ["LudotecaAECEnv", "env", "raw_env"]
 AGENTS = ["player_0", "player_1"]
 
 
-class LudotecaAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]]):
+class LudotecaAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]]):  # type: ignore[misc]
     """One ludoteca game as a two-agent PettingZoo ``AECEnv`` (see the module docs)."""
 
     metadata: dict[str, Any] = {
@@ -71,7 +71,7 @@ class LudotecaAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}")
         options.setdefault("illegal_action", "lose")
-        self._env = Env(game_id, **options)
+        self._env = Env(game_id, seed=0, **options)
         self.game: Game = self._env.game
         self.metadata = dict(self.metadata, name=f"ludoteca_{game_id}_v{self.game.version}")
         self.render_mode = render_mode

@@ -155,7 +155,7 @@ def save_gif(
             canvas = Image.new("RGB", (w, h), "#ffffff")
             canvas.paste(f, (0, 0))
             f = canvas
-        padded.append(f.convert("P", palette=Image.ADAPTIVE, colors=255))
+        padded.append(f.convert("P", palette=Image.Palette.ADAPTIVE, colors=255))
     durations = [duration_ms] * len(padded)
     durations[-1] = duration_ms * 3
     padded[0].save(
