@@ -149,13 +149,21 @@ def save_gif(
         raise ValueError("save_gif needs at least one state")
     w = max(f.width for f in frames)
     h = max(f.height for f in frames)
-    padded = []
+    same_size = []
     for f in frames:
         if f.size != (w, h):
             canvas = Image.new("RGB", (w, h), "#ffffff")
             canvas.paste(f, (0, 0))
             f = canvas
-        padded.append(f.convert("P", palette=Image.Palette.ADAPTIVE, colors=255))
+        same_size.append(f)
+    # One palette for every frame (from a strip of up to 8 of them), without
+    # dithering: unchanged pixels stay equal, so the GIF stores only changes.
+    sample = same_size[:: max(1, len(same_size) // 8)][:8]
+    strip = Image.new("RGB", (w * len(sample), h))
+    for i, f in enumerate(sample):
+        strip.paste(f, (i * w, 0))
+    palette = strip.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    padded = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in same_size]
     durations = [duration_ms] * len(padded)
     durations[-1] = duration_ms * 3
     padded[0].save(
