@@ -166,20 +166,3 @@ def test_vector_env_self_play_and_gymnasium_make_vec() -> None:
     assert obs.shape[0] == 3
     with pytest.raises(ValueError, match="opponent"):
         lgym.make_vec(game_id, 2, opponent="minimax")
-
-
-def test_vecenv_active_steps_only_some_envs() -> None:
-    venv = ludoteca.VecEnv(ludoteca.games()[0], num_envs=3, seed=0)
-    obs, info = venv.reset()
-    mask = info["legal_action_mask"]
-    actions = mask.argmax(axis=1)
-    before = [venv.state(i).to_string() for i in range(3)]
-    obs2, r, term, trunc, info2 = venv.step(actions, active=np.array([True, False, True]))
-    after = [venv.state(i).to_string() for i in range(3)]
-    assert after[0] != before[0] and after[2] != before[2]
-    assert after[1] == before[1] and np.array_equal(obs2[1], obs[1])
-    assert np.array_equal(info2["legal_action_mask"][1], mask[1]) and not r[1].any()
-    with pytest.raises(ValueError, match="active must be a bool array of shape"):
-        venv.step(actions, active=np.array([1, 0, 1]))
-    with pytest.raises(ValueError, match="active must be a bool array of shape"):
-        venv.step(actions, active=np.array([True, False]))

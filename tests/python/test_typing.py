@@ -23,7 +23,7 @@ def _mypy(*args: str) -> None:
 
 
 def test_usage_file_passes_mypy_strict() -> None:
-    _mypy("mypy", "--strict", str(Path("tests/python/typing/usage.py")))
+    _mypy("mypy", "--strict", str(Path("tests/python/typing_check/usage.py")))
 
 
 def test_package_passes_mypy_strict() -> None:
