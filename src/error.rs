@@ -23,10 +23,10 @@ pub enum GameError {
     #[error("the game is over: no action can be applied{hint}")]
     GameOver { hint: &'static str },
 
-    #[error("bad position string {text:?}: {message}")]
+    #[error("bad position string '{text}': {message}")]
     BadPosition { text: String, message: String },
 
-    #[error("bad move {text:?}: {message}")]
+    #[error("bad move '{text}': {message}")]
     BadMove { text: String, message: String },
 
     #[error("{0}")]

@@ -18,7 +18,7 @@ impl fmt::Display for OptValue {
         match self {
             OptValue::Bool(b) => write!(f, "{}", if *b { "True" } else { "False" }),
             OptValue::Int(i) => write!(f, "{i}"),
-            OptValue::Str(s) => write!(f, "{s:?}"),
+            OptValue::Str(s) => write!(f, "'{s}'"),
         }
     }
 }

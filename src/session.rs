@@ -97,6 +97,60 @@ pub enum Outcome {
     Forfeited,
 }
 
+/// How often each repetition key occurred at a turn boundary: an
+/// open-addressing table, O(1) per turn (scanning a history would cost a
+/// game's length per turn). Slots with count 0 are empty; the length is 0 or
+/// a power of two, at most half full.
+#[derive(Clone, Debug, Default)]
+struct Repetitions {
+    slots: Vec<(u64, u32)>,
+    len: usize,
+}
+
+impl Repetitions {
+    fn clear(&mut self) {
+        if self.len > 0 {
+            self.slots.fill((0, 0));
+            self.len = 0;
+        }
+    }
+
+    /// Counts one more occurrence of `key`; returns its count.
+    fn add(&mut self, key: u64) -> u32 {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let size = (self.slots.len() * 2).max(16);
+            let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
+            for (k, c) in old.into_iter().filter(|&(_, c)| c > 0) {
+                let i = self.slot(k);
+                self.slots[i] = (k, c);
+            }
+        }
+        let i = self.slot(key);
+        let slot = &mut self.slots[i];
+        if slot.1 == 0 {
+            *slot = (key, 0);
+            self.len += 1;
+        }
+        slot.1 += 1;
+        slot.1
+    }
+
+    /// The index of `key`'s slot, or of the empty slot where it belongs.
+    fn slot(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        // Keys are hashes already; the multiply only spreads weak ones.
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+        while self.slots[i].1 != 0 && self.slots[i].0 != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<(u64, u32)>()
+    }
+}
+
 /// A game in progress. Methods take the rules and common options as
 /// arguments so that a session is a plain value, cheap to clone and to store
 /// by the thousand in a batch.
@@ -108,8 +162,8 @@ pub struct Session<S> {
     offer: Offer,
     verdict: Option<Verdict>,
     strikes: [u32; 2],
-    /// Repetition keys of the positions at each turn boundary, oldest first.
-    history: Vec<u64>,
+    /// Occurrences of the positions at turn boundaries (repetition keys).
+    history: Repetitions,
 }
 
 impl<S: Clone> Session<S> {
@@ -121,8 +175,10 @@ impl<S: Clone> Session<S> {
 
     /// A session whose history starts at `state` (e.g. parsed from a string).
     pub fn from_state<R: Rules<State = S>>(rules: &R, state: S, rng: GameRng) -> Self {
-        let mut s = Session { state, rng, turns: 0, offer: Offer::None, verdict: None, strikes: [0; 2], history: Vec::new() };
-        s.history.extend(rules.repetition_key(&s.state));
+        let mut s = Session { state, rng, turns: 0, offer: Offer::None, verdict: None, strikes: [0; 2], history: Repetitions::default() };
+        if let Some(key) = rules.repetition_key(&s.state) {
+            s.history.add(key);
+        }
         s
     }
 
@@ -135,7 +191,14 @@ impl<S: Clone> Session<S> {
         self.verdict = None;
         self.strikes = [0; 2];
         self.history.clear();
-        self.history.extend(rules.repetition_key(&self.state));
+        if let Some(key) = rules.repetition_key(&self.state) {
+            self.history.add(key);
+        }
+    }
+
+    /// Heap bytes the session holds besides its state (the repetition history).
+    pub fn heap_bytes(&self) -> usize {
+        self.history.heap_bytes()
     }
 
     /// Complete turns played since the session started.
@@ -235,9 +298,8 @@ impl<S: Clone> Session<S> {
             self.turns += 1;
             self.offer = Offer::None;
             if let Some(key) = rules.repetition_key(&self.state) {
-                self.history.push(key);
                 // Spec: the third occurrence of a position (same side to move) draws.
-                if self.history.iter().filter(|&&k| k == key).count() >= 3 && !rules_terminal(rules, &self.state) {
+                if self.history.add(key) >= 3 && !rules_terminal(rules, &self.state) {
                     self.verdict = Some(Verdict::Repetition);
                 }
             }
@@ -425,4 +487,27 @@ impl<S: Clone> Session<S> {
 
 fn rules_terminal<R: Rules>(rules: &R, s: &R::State) -> bool {
     rules.to_act(s) == ToAct::Terminal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Repetitions;
+    use rand::RngExt;
+
+    #[test]
+    fn repetition_counts_match_a_plain_count() {
+        let mut rng = crate::core::rng_from_seed(1);
+        let mut reps = Repetitions::default();
+        for round in 0..3 {
+            reps.clear();
+            let mut seen = Vec::new();
+            for _ in 0..500 {
+                // Few distinct keys, some of them 0, so that keys repeat.
+                let key = rng.random_range(0..120u64) * (round + 1);
+                seen.push(key);
+                let want = seen.iter().filter(|&&k| k == key).count() as u32;
+                assert_eq!(reps.add(key), want);
+            }
+        }
+    }
 }

@@ -93,7 +93,9 @@ impl Rules for PileRules {
         [s.left as u32, s.left as u32]
     }
     fn write_info(&self, s: &Pile, out: &mut [i32]) {
-        out[0] = s.left as i32;
+        if let Some(left) = out.first_mut() {
+            *left = s.left as i32;
+        }
     }
     fn repetition_key(&self, s: &Pile) -> Option<u64> {
         self.repetition.then(|| s.left as u64 * 2 + s.to_move as u64)
@@ -287,6 +289,21 @@ mod tests {
         let stats = b.rollout(10, &mut out.view());
         assert_eq!(stats.steps, 30);
         assert_eq!(stats.truncated, 30);
+    }
+
+    #[test]
+    fn batch_without_info_fields_steps_every_env() {
+        let mut rules = PileRules::new(4);
+        rules.spec.info_fields = &[];
+        let common = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false };
+        let handle = Handle { entry: &TOY_ENTRY, options: Options::default(), common, rules };
+        let mut b = Batch::new(Arc::new(handle), 3, 0);
+        let mut out = OwnedOut::new(&b);
+        out.obs.fill(-1.0);
+        b.reset(None, &mut out.view());
+        assert_eq!(out.obs, [4.0, 0.0, 4.0, 0.0, 4.0, 0.0]);
+        b.step(&[0, 1, 2], &mut out.view());
+        assert_eq!(out.obs, [3.0, 1.0, 2.0, 1.0, 4.0, 1.0]);
     }
 
     #[test]

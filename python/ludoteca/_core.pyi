@@ -181,6 +181,12 @@ class VecEnv:
         no flags. ``ludoteca.gym`` uses it to play the opponent's turns."""
     def rollout(self, steps: int, policy: str = "random") -> dict[str, int]:
         """Plays ``steps`` random legal decisions per env in Rust; returns totals."""
+    def sample_actions(self) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action per env (chance nodes: an outcome
+        by its probability), from each env's own seeded generator (the one
+        ``rollout`` uses); int64, shape (num_envs,)."""
+    def memory_bytes(self) -> int:
+        """Bytes the batch holds besides its output arrays."""
     def state(self, index: int) -> State:
         """A copy of env ``index``'s state."""
     def env_seeds(self) -> list[int]:

@@ -45,9 +45,9 @@ Vector env (``gymnasium.vector.VectorEnv``) on top of :class:`ludoteca.VecEnv`::
     venv = ludoteca.gym.make_vec("tablut", num_envs=64, opponent="random", seed=0)
 
 Every env's agent decisions are stepped in one Rust call; the random
-opponent's decisions are chosen with numpy over the batch masks and applied
-with ``VecEnv.step(actions, active=...)`` to the envs where it is the
-opponent's turn. ``opponent="self"`` is self-play: both sides are the agent,
+opponent's decisions (and chance events) are drawn by ``VecEnv.sample_actions``
+and applied with ``VecEnv.step(actions, active=...)`` to the envs where it
+is the opponent's turn. ``opponent="self"`` is self-play: both sides are the agent,
 every decision is returned, and the reward is that of the player who just
 acted. Auto-reset is same-step (``metadata["autoreset_mode"]``): a finished
 env's step returns its reward and flags, ``info["final_obs"]`` (rows flagged
@@ -292,8 +292,8 @@ def make(
 
 class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` games of one id as a ``gymnasium.vector.VectorEnv`` on a
-    :class:`ludoteca.VecEnv`, the agent against a random opponent (numpy
-    over the batch masks) or in self-play. See the module docs."""
+    :class:`ludoteca.VecEnv`, the agent against a random opponent or in
+    self-play. See the module docs."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
@@ -310,8 +310,6 @@ class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         if opponent not in ("random", "self"):
             raise OptionError(f'opponent must be "random" or "self" in a vector env, got {opponent!r}')
         _check_agent_player(agent_player)
-        if options.get("chance") == "explicit":
-            raise OptionError('chance="explicit" is not supported by the vector env: use the default sampled dice')
         options.setdefault("illegal_action", "lose")
         self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, obs_dtype="float32", **options)
         self.game: Game = self._venv.game
@@ -336,10 +334,6 @@ class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
         else:
             self._agent[rows] = int(self.agent_player_option)
 
-    def _random_actions(self, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-        u = self._rng.random(mask.shape, dtype=np.float32) + 1.0
-        return np.asarray((u * mask).argmax(axis=1), dtype=np.int64)
-
     def _play_opponent(
         self, obs: Any, info: dict[str, Any], rewards: npt.NDArray[np.float32], done: Optional[dict[str, Any]]
     ) -> tuple[Any, dict[str, Any]]:
@@ -349,7 +343,9 @@ class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
             waiting = info["current_player"] != self._agent
             if not waiting.any():
                 return obs, info
-            actions = self._random_actions(info["legal_action_mask"])
+            # Uniform legal actions (chance: outcomes by probability), drawn in
+            # Rust from each env's own seeded generator.
+            actions = self._venv.sample_actions()
             obs, r, term, trunc, info = self._venv.step(actions, active=waiting)
             rewards += r[self._rows, self._agent]
             ended = term | trunc

@@ -151,6 +151,6 @@ impl PyEnv {
     }
 
     fn __repr__(&self) -> String {
-        format!("Env({:?}, seed={})", self.game.entry().id, self.seed)
+        format!("Env('{}', seed={})", self.game.entry().id, self.seed)
     }
 }

@@ -104,7 +104,7 @@ impl PyGame {
             })
             .map(|(k, v)| format!(", {k}={v}"))
             .collect();
-        format!("Game({:?}{})", self.inner.entry().id, opts.join(""))
+        format!("Game('{}'{})", self.inner.entry().id, opts.join(""))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>))> {
@@ -202,7 +202,7 @@ impl PyState {
     }
 
     fn __repr__(&self) -> String {
-        format!("State({:?}, {:?})", self.inner.game().entry().id, self.inner.to_string())
+        format!("State('{}', '{}')", self.inner.game().entry().id, self.inner.to_string())
     }
 
     /// The position as an SVG picture (Jupyter shows it): `ludoteca.render.svg(self)`.

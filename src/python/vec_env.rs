@@ -33,8 +33,18 @@ pub struct PyVecEnv {
     batch: Box<dyn DynBatch>,
     copy: bool,
     dtype: ObsDtype,
-    reused: Arrays,
+    /// The arrays every call returns when `copy=False` (and `rollout` writes);
+    /// made on first use.
+    reused: Option<Arrays>,
+    /// Engine output for final observations when `copy=True` (only the rows
+    /// of ended games are written; they are copied into a fresh array).
     final_obs: Vec<f32>,
+    /// With `copy=False`: the reused `final_observation` array, and the rows
+    /// written into it last step (zeroed again before the next step).
+    final_arr: Option<Py<PyArrayDyn<f32>>>,
+    final_rows: Vec<usize>,
+    /// Actions of the current step, converted once and reused.
+    actions: Vec<i64>,
     seed: u64,
 }
 
@@ -64,26 +74,32 @@ impl PyVecEnv {
         }
     }
 
-    fn arrays_for_call(&self, py: Python<'_>) -> Arrays {
+    fn fresh_arrays(&self, py: Python<'_>) -> Arrays {
+        let b = &self.batch;
+        Self::new_arrays(py, b.num_envs(), self.obs_dims(), b.num_actions(), b.num_info(), self.dtype)
+    }
+
+    fn reused_arrays(&mut self, py: Python<'_>) -> Arrays {
+        if self.reused.is_none() {
+            self.reused = Some(self.fresh_arrays(py));
+        }
+        let r = self.reused.as_ref().expect("made above");
+        Arrays {
+            obs: r.obs.clone_ref(py),
+            mask: r.mask.clone_ref(py),
+            rewards: r.rewards.clone_ref(py),
+            terminated: r.terminated.clone_ref(py),
+            truncated: r.truncated.clone_ref(py),
+            to_act: r.to_act.clone_ref(py),
+            info: r.info.clone_ref(py),
+        }
+    }
+
+    fn arrays_for_call(&mut self, py: Python<'_>) -> Arrays {
         if self.copy {
-            Self::new_arrays(
-                py,
-                self.batch.num_envs(),
-                self.obs_dims(),
-                self.batch.num_actions(),
-                self.batch.num_info(),
-                self.dtype,
-            )
+            self.fresh_arrays(py)
         } else {
-            Arrays {
-                obs: self.reused.obs.clone_ref(py),
-                mask: self.reused.mask.clone_ref(py),
-                rewards: self.reused.rewards.clone_ref(py),
-                terminated: self.reused.terminated.clone_ref(py),
-                truncated: self.reused.truncated.clone_ref(py),
-                to_act: self.reused.to_act.clone_ref(py),
-                info: self.reused.info.clone_ref(py),
-            }
+            self.reused_arrays(py)
         }
     }
 
@@ -99,6 +115,10 @@ impl PyVecEnv {
         // released inside this call, and Python code cannot run on this
         // object meanwhile because `self` is mutably borrowed).
         unsafe {
+            let final_obs: &mut [f32] = match &self.final_arr {
+                Some(arr) => arr.bind(py).as_slice_mut().unwrap(),
+                None => &mut self.final_obs,
+            };
             let obs = match self.dtype {
                 ObsDtype::F32 => ObsOut::F32(arrays.obs.bind(py).cast::<PyArrayDyn<f32>>().unwrap().as_slice_mut().unwrap()),
                 ObsDtype::U8 => ObsOut::U8(arrays.obs.bind(py).cast::<PyArrayDyn<u8>>().unwrap().as_slice_mut().unwrap()),
@@ -111,7 +131,7 @@ impl PyVecEnv {
                 truncated: arrays.truncated.bind(py).as_slice_mut().unwrap(),
                 to_act: arrays.to_act.bind(py).as_slice_mut().unwrap(),
                 info: arrays.info.bind(py).as_slice_mut().unwrap(),
-                final_obs: &mut self.final_obs,
+                final_obs,
             };
             let batch = &mut *self.batch;
             py.detach(move || f(batch, &mut out))
@@ -129,14 +149,29 @@ impl PyVecEnv {
         Ok(d)
     }
 
-    /// Converts `actions` to a contiguous int64 vector of the batch's length.
-    fn actions(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    /// Converts `actions` into `self.actions` (int64, the batch's length),
+    /// without allocating for int64 and int32 arrays.
+    fn read_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.batch.num_envs();
+        self.actions.resize(n, 0);
         if let Ok(arr) = actions.cast::<PyArray1<i64>>() {
             if arr.len() == n {
                 if let Ok(ro) = arr.try_readonly() {
                     if let Ok(s) = ro.as_slice() {
-                        return Ok(s.to_vec());
+                        self.actions.copy_from_slice(s);
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        if let Ok(arr) = actions.cast::<PyArray1<i32>>() {
+            if arr.len() == n {
+                if let Ok(ro) = arr.try_readonly() {
+                    if let Ok(s) = ro.as_slice() {
+                        for (d, &a) in self.actions.iter_mut().zip(s) {
+                            *d = a as i64;
+                        }
+                        return Ok(());
                     }
                 }
             }
@@ -158,11 +193,14 @@ impl PyVecEnv {
         }
         let arr = arr.call_method1("astype", ("int64",))?;
         let arr = arr.cast::<PyArray1<i64>>()?;
-        Ok(arr.readonly().as_array().to_vec())
+        for (d, a) in self.actions.iter_mut().zip(arr.readonly().as_array().iter()) {
+            *d = *a;
+        }
+        Ok(())
     }
 
     /// Converts `active` to a bool vector of the batch's length.
-    fn active(&self, py: Python<'_>, active: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
+    fn read_active(&self, py: Python<'_>, active: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
         let n = self.batch.num_envs();
         let arr = py.import("numpy")?.call_method1("asarray", (active,)).map_err(|_| {
             raise("ActionsError", format!("active must be a bool array of shape ({n},), got {}", type_name(active)))
@@ -178,35 +216,61 @@ impl PyVecEnv {
                 format!("active must be a bool array of shape ({n},), got {} ({dims}{comma})", dtype.str()?),
             ));
         }
-        let arr = arr.call_method1("astype", ("bool",))?;
         let arr = arr.cast::<PyArray1<bool>>()?;
         Ok(arr.readonly().as_array().to_vec())
     }
 
-    fn finish_step<'py>(&self, py: Python<'py>, arrays: Arrays) -> PyResult<Bound<'py, PyTuple>> {
+    /// With `copy=False`: zeroes the rows of the reused final-observation
+    /// array that the last step wrote, so that only this step's are set.
+    fn clear_final_rows(&mut self, py: Python<'_>) {
+        if let Some(arr) = &self.final_arr {
+            let l = self.batch.obs_len();
+            // SAFETY: our own contiguous array; the GIL is held.
+            let f = unsafe { arr.bind(py).as_slice_mut().unwrap() };
+            for &i in &self.final_rows {
+                f[i * l..(i + 1) * l].fill(0.0);
+            }
+            self.final_rows.clear();
+        }
+    }
+
+    fn finish_step<'py>(&mut self, py: Python<'py>, arrays: Arrays, ended: usize) -> PyResult<Bound<'py, PyTuple>> {
         let info = self.info(py, &arrays)?;
         let term = arrays.terminated.bind(py);
         let trunc = arrays.truncated.bind(py);
-        let done: Vec<bool> = {
-            let (t, u) = (term.readonly(), trunc.readonly());
-            t.as_slice()?.iter().zip(u.as_slice()?).map(|(a, b)| *a || *b).collect()
-        };
-        if done.iter().any(|&d| d) {
-            let l = self.game.spec().observation_len();
-            let fin = PyArrayDyn::<f32>::zeros(py, self.obs_dims(), false);
-            let returns = PyArray2::<f32>::zeros(py, [done.len(), 2], false);
+        if ended > 0 {
+            let n = self.batch.num_envs();
+            let l = self.batch.obs_len();
+            let done = PyArray1::<bool>::zeros(py, n, false);
+            let returns = PyArray2::<f32>::zeros(py, [n, 2], false);
+            let fin = match &self.final_arr {
+                Some(arr) => arr.bind(py).clone(),
+                None => PyArrayDyn::<f32>::zeros(py, self.obs_dims(), false),
+            };
             {
-                // SAFETY: fresh arrays, not shared yet.
-                let (f, r) = unsafe { (fin.as_slice_mut()?, returns.as_slice_mut()?) };
-                let rewards = arrays.rewards.bind(py).readonly();
-                let rewards = rewards.as_slice()?;
-                for (i, _) in done.iter().enumerate().filter(|(_, &d)| d) {
-                    f[i * l..(i + 1) * l].copy_from_slice(&self.final_obs[i * l..(i + 1) * l]);
-                    r[i * 2..i * 2 + 2].copy_from_slice(&rewards[i * 2..i * 2 + 2]);
+                // SAFETY: `done` and `returns` are fresh; `fin` is fresh or our
+                // own reused array; the step's arrays are ours and not written
+                // while the GIL is held.
+                let (d, r) = unsafe { (done.as_slice_mut()?, returns.as_slice_mut()?) };
+                let (t, u, rewards) = unsafe {
+                    (term.as_slice()?, trunc.as_slice()?, arrays.rewards.bind(py).as_slice()?)
+                };
+                let copy_rows = self.final_arr.is_none();
+                let f = unsafe { fin.as_slice_mut()? };
+                for i in 0..n {
+                    if t[i] || u[i] {
+                        d[i] = true;
+                        r[i * 2..i * 2 + 2].copy_from_slice(&rewards[i * 2..i * 2 + 2]);
+                        if copy_rows {
+                            f[i * l..(i + 1) * l].copy_from_slice(&self.final_obs[i * l..(i + 1) * l]);
+                        } else {
+                            self.final_rows.push(i);
+                        }
+                    }
                 }
             }
             info.set_item("final_observation", fin)?;
-            info.set_item("_final_observation", PyArray1::from_vec(py, done))?;
+            info.set_item("_final_observation", done)?;
             info.set_item("final_returns", returns)?;
         }
         PyTuple::new(
@@ -257,9 +321,23 @@ impl PyVecEnv {
         batch.set_threads(threads).map_err(to_py)?;
         let mut dims = vec![n];
         dims.extend(game.spec().observation_shape.iter().copied());
-        let reused = Self::new_arrays(py, n, dims, batch.num_actions(), batch.num_info(), dtype);
-        let final_obs = vec![0.0; n * batch.obs_len()];
-        let mut me = PyVecEnv { game, batch, copy, dtype, reused, final_obs, seed };
+        let (final_obs, final_arr) = if copy {
+            (vec![0.0; n * batch.obs_len()], None)
+        } else {
+            (Vec::new(), Some(PyArrayDyn::<f32>::zeros(py, dims, false).unbind()))
+        };
+        let mut me = PyVecEnv {
+            game,
+            batch,
+            copy,
+            dtype,
+            reused: None,
+            final_obs,
+            final_arr,
+            final_rows: Vec::new(),
+            actions: Vec::with_capacity(n),
+            seed,
+        };
         let arrays = me.arrays_for_call(py);
         me.run(py, &arrays, |b, out| b.reset(None, out));
         Ok(me)
@@ -279,6 +357,7 @@ impl PyVecEnv {
         if let Some(s) = seed {
             self.seed = s;
         }
+        self.clear_final_rows(py);
         let arrays = self.arrays_for_call(py);
         self.run(py, &arrays, |b, out| b.reset(seed, out));
         let info = self.info(py, &arrays)?;
@@ -297,20 +376,23 @@ impl PyVecEnv {
         actions: &Bound<'py, PyAny>,
         active: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let actions = self.actions(py, actions)?;
+        self.read_actions(py, actions)?;
         let active = match active {
-            Some(a) if !a.is_none() => Some(self.active(py, a)?),
+            Some(a) if !a.is_none() => Some(self.read_active(py, a)?),
             _ => None,
         };
         self.batch
-            .validate_active(&actions, active.as_deref())
+            .validate_active(&self.actions, active.as_deref())
             .map_err(|e| raise("IllegalActionError", e.to_string()))?;
+        self.clear_final_rows(py);
         let arrays = self.arrays_for_call(py);
-        match active {
-            Some(active) => self.run(py, &arrays, |b, out| b.step_active(&actions, &active, out)),
+        let actions = std::mem::take(&mut self.actions);
+        let ended = match &active {
+            Some(active) => self.run(py, &arrays, |b, out| b.step_active(&actions, active, out)),
             None => self.run(py, &arrays, |b, out| b.step(&actions, out)),
-        }
-        self.finish_step(py, arrays)
+        };
+        self.actions = actions;
+        self.finish_step(py, arrays, ended)
     }
 
     /// Plays `steps` decisions in every env with uniformly random legal
@@ -324,16 +406,14 @@ impl PyVecEnv {
         if steps < 0 {
             return Err(raise("LudotecaValueError", format!("steps must be a non-negative integer, got {steps}")));
         }
-        let arrays = Arrays {
-            obs: self.reused.obs.clone_ref(py),
-            mask: self.reused.mask.clone_ref(py),
-            rewards: self.reused.rewards.clone_ref(py),
-            terminated: self.reused.terminated.clone_ref(py),
-            truncated: self.reused.truncated.clone_ref(py),
-            to_act: self.reused.to_act.clone_ref(py),
-            info: self.reused.info.clone_ref(py),
-        };
+        self.clear_final_rows(py);
+        let arrays = self.reused_arrays(py);
         let stats = self.run(py, &arrays, |b, out| b.rollout(steps as usize, out));
+        if let Some(arr) = &self.final_arr {
+            // SAFETY: our own contiguous array; the GIL is held. Rollouts do
+            // not report final observations: leave none behind.
+            unsafe { arr.bind(py).as_slice_mut()? }.fill(0.0);
+        }
         let d = PyDict::new(py);
         d.set_item("steps", stats.steps)?;
         d.set_item("terminated", stats.terminated)?;
@@ -342,6 +422,22 @@ impl PyVecEnv {
         d.set_item("wins_p1", stats.wins[1])?;
         d.set_item("draws", stats.draws)?;
         Ok(d)
+    }
+
+    /// One uniformly random legal action per env (chance nodes: an outcome
+    /// by its probability), drawn in Rust from each env's own policy
+    /// generator (the one `rollout` uses): int64 array of shape (num_envs,).
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let arr = PyArray1::<i64>::zeros(py, self.batch.num_envs(), false);
+        // SAFETY: fresh contiguous array, not shared yet.
+        self.batch.sample_actions(unsafe { arr.as_slice_mut().expect("contiguous") });
+        arr
+    }
+
+    /// Bytes the batch holds besides its output arrays (envs, legal-mask
+    /// bitsets, repetition histories; not heap memory inside game states).
+    fn memory_bytes(&self) -> usize {
+        self.batch.memory_bytes() + self.final_obs.capacity() * 4 + self.actions.capacity() * 8
     }
 
     /// A copy of env `index`'s current state.
@@ -404,6 +500,6 @@ impl PyVecEnv {
     }
 
     fn __repr__(&self) -> String {
-        format!("VecEnv({:?}, num_envs={}, num_threads={})", self.game.entry().id, self.batch.num_envs(), self.batch.threads())
+        format!("VecEnv('{}', num_envs={}, num_threads={})", self.game.entry().id, self.batch.num_envs(), self.batch.threads())
     }
 }

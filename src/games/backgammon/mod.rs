@@ -13,6 +13,7 @@ pub mod movegen;
 pub mod notation;
 mod observe;
 pub mod position;
+mod text;
 #[cfg(test)]
 mod tests;
 
@@ -307,6 +308,10 @@ impl Backgammon {
 }
 
 impl Rules for Backgammon {
+    fn board_text(&self, s: &State) -> String {
+        text::board_text(s)
+    }
+
     type State = State;
 
     fn spec(&self) -> &GameSpec {
@@ -455,7 +460,17 @@ impl Rules for Backgammon {
             }
             Phase::ToRoll if i < 36 && self.roll_mask[i] => format!("roll {}-{}", i / 6 + 1, i % 6 + 1),
             Phase::Opening | Phase::ToRoll => format!("action {i} (not a dice outcome here)"),
-            _ if i < NUM_ACTIONS => CheckerMove::from_action(a).notation(),
+            _ if i < NUM_ACTIONS => {
+                // A bear-off by a larger die reads like the exact one (`2/off`):
+                // name the die so that every action has its own name.
+                let m = CheckerMove::from_action(a);
+                let name = m.notation();
+                if name.ends_with("/off") && (m.from as usize) < m.die as usize {
+                    format!("{name}({})", m.die)
+                } else {
+                    name
+                }
+            }
             _ => format!("action {i} (out of range)"),
         }
     }

@@ -13,6 +13,7 @@ pub mod notation;
 pub mod position;
 pub mod preset;
 pub mod rules;
+pub mod text;
 
 #[cfg(test)]
 mod tests;

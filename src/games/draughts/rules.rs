@@ -637,6 +637,10 @@ impl DraughtsRules {
 }
 
 impl Rules for DraughtsRules {
+    fn board_text(&self, s: &State) -> String {
+        super::text::board_text(self, s)
+    }
+
     type State = State;
 
     fn spec(&self) -> &GameSpec {

@@ -1,0 +1,147 @@
+//! `cargo bench --bench engine [-- [--quick] [GAME_ID ...]]`: the Rust-only
+//! speed of every registered game, with plain `std::time`.
+//!
+//! * rollout: the batch engine stepping N envs with random legal actions
+//!   chosen in Rust, observation and mask written for every env at every
+//!   step (what `VecEnv.rollout` does), at 1 and 2 threads;
+//! * perft: complete-turn leaf counting from the start position, at the
+//!   deepest depth of `tests/data/perft/<id>.txt` within the node budget; the
+//!   count is checked against the table (a benchmark checks what it times).
+//!
+//! `--profile STEPS [--envs N]` runs only a one-thread rollout of STEPS steps
+//! of N (1024) envs per game (for `perf record` / `perf stat`, whose instruction counts
+//! do not depend on the machine's load as wall-clock time does).
+
+use ludoteca::batch::OwnedOut;
+use ludoteca::registry;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+struct Config {
+    rollout_envs: usize,
+    rollout_time: Duration,
+    perft_max_nodes: u64,
+}
+
+/// Steps per second of `run(k)` (which returns the steps it made), growing
+/// `k` until one run lasts `time`.
+fn rate(time: Duration, mut run: impl FnMut(usize) -> u64) -> f64 {
+    let mut k = 1;
+    run(k);
+    loop {
+        let t = Instant::now();
+        let steps = run(k);
+        let dt = t.elapsed();
+        if dt >= time || k >= 1 << 24 {
+            return steps as f64 / dt.as_secs_f64();
+        }
+        let grow = (time.as_secs_f64() / dt.as_secs_f64().max(1e-6)).clamp(2.0, 100.0);
+        k = ((k as f64) * grow).ceil() as usize;
+    }
+}
+
+/// The start-position rows of the game's perft table (default options only).
+fn start_perft(id: &str) -> Vec<(u32, u64)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/perft/{id}.txt"));
+    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    let mut rows = Vec::new();
+    let mut in_start = false;
+    for line in text.lines().map(|l| l.split('#').next().unwrap().trim()) {
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match cmd {
+            "options" => return rows,
+            "position" => in_start = rest.trim() == "start",
+            "perft" if in_start => {
+                let mut it = rest.split_whitespace().map(|x| x.parse::<u64>().unwrap());
+                rows.push((it.next().unwrap() as u32, it.next().unwrap()));
+            }
+            _ => {}
+        }
+    }
+    rows
+}
+
+fn human(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2}G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2}M", x / 1e6),
+        x if x >= 1e3 => format!("{:.1}k", x / 1e3),
+        x => format!("{x:.0}"),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let profile: Option<usize> = args.iter().position(|a| a == "--profile").map(|i| args[i + 1].parse().expect("--profile STEPS"));
+    let wanted: Vec<&str> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !a.starts_with("--") && !(*i > 0 && ["--profile", "--envs"].contains(&args[i - 1].as_str())))
+        .map(|(_, s)| s.as_str())
+        .collect();
+    let envs: usize = args.iter().position(|a| a == "--envs").map_or(1024, |i| args[i + 1].parse().expect("--envs N"));
+    if let Some(steps) = profile {
+        for entry in registry::entries().iter().filter(|e| wanted.is_empty() || wanted.contains(&e.id)) {
+            let game = entry.make(&[]).expect("default options build");
+            let mut batch = game.new_batch(envs, 0);
+            batch.set_threads(1).unwrap();
+            let mut out = OwnedOut::new(&*batch);
+            batch.reset(None, &mut out.view());
+            let t = Instant::now();
+            let stats = batch.rollout(steps, &mut out.view());
+            println!("{}: {} steps in {:.3} s ({:?})", entry.id, stats.steps, t.elapsed().as_secs_f64(), stats);
+        }
+        return;
+    }
+    let cfg = if quick {
+        Config { rollout_envs: 64, rollout_time: Duration::from_millis(20), perft_max_nodes: 100_000 }
+    } else {
+        Config { rollout_envs: 1024, rollout_time: Duration::from_millis(1000), perft_max_nodes: 20_000_000 }
+    };
+    println!(
+        "{:<14}{:>6}{:>6}{:>17}{:>17}{:>7}{:>13}{:>10}",
+        "game",
+        "A",
+        "obs",
+        format!("rollout t1 N{}", cfg.rollout_envs),
+        format!("rollout t2 N{}", cfg.rollout_envs),
+        "perft",
+        "nodes",
+        "nodes/s"
+    );
+    for entry in registry::entries() {
+        if !wanted.is_empty() && !wanted.contains(&entry.id) {
+            continue;
+        }
+        let game = entry.make(&[]).expect("default options build");
+        let mut rollouts = Vec::new();
+        for threads in [1, 2] {
+            let mut batch = game.clone().new_batch(cfg.rollout_envs, 0);
+            batch.set_threads(threads).unwrap();
+            let mut out = OwnedOut::new(&*batch);
+            batch.reset(None, &mut out.view());
+            rollouts.push(rate(cfg.rollout_time, |k| batch.rollout(k, &mut out.view()).steps));
+        }
+        let (mut depth, mut nodes, mut nps) = (0, 0, f64::NAN);
+        if let Some(&(d, want)) = start_perft(entry.id).iter().filter(|(_, n)| *n <= cfg.perft_max_nodes).max() {
+            let state = game.clone().new_state(0);
+            let t = Instant::now();
+            let got = state.perft(d).unwrap();
+            let dt = t.elapsed();
+            assert_eq!(got, want, "{} perft({d}) from the start", entry.id);
+            (depth, nodes, nps) = (d, got, got as f64 / dt.as_secs_f64());
+        }
+        println!(
+            "{:<14}{:>6}{:>6}{:>17}{:>17}{:>7}{:>13}{:>10}",
+            entry.id,
+            game.spec().num_actions,
+            game.spec().observation_len(),
+            human(rollouts[0]),
+            human(rollouts[1]),
+            if depth > 0 { depth.to_string() } else { "-".into() },
+            if depth > 0 { nodes.to_string() } else { "-".into() },
+            if depth > 0 { human(nps) } else { "-".into() },
+        );
+    }
+}

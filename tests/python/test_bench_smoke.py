@@ -1,0 +1,36 @@
+"""The benchmark script runs end to end in its quick mode (a smoke test: no
+timing assertions)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import ludoteca
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benches" / "vecenv_bench.py"
+
+
+def test_vecenv_bench_quick_mode_runs(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    r = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Summary" in r.stdout and "bandwidth" in r.stdout
+    data = json.loads(out.read_text())
+    assert [g["game"] for g in data["games"]] == ludoteca.games()
+    for g in data["games"]:
+        assert g["env_loop"] > 0
+        assert all(v > 0 for row in g["rows"].values() for v in row.values())
+        assert g["memory"]["accounted_mib"] >= 0
+
+
+def test_vecenv_bench_rejects_unknown_games() -> None:
+    r = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--games", "nope"], capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode != 0 and "unknown game" in r.stderr
