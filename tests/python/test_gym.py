@@ -166,3 +166,13 @@ def test_vector_env_self_play_and_gymnasium_make_vec() -> None:
     assert obs.shape[0] == 3
     with pytest.raises(ValueError, match="opponent"):
         lgym.make_vec(game_id, 2, opponent="minimax")
+
+
+def test_vector_env_plays_explicit_chance_inside() -> None:
+    if "backgammon" not in ludoteca.games():
+        pytest.skip("backgammon is not registered yet")
+    venv = lgym.make_vec("backgammon", num_envs=8, seed=0, agent_player="random", chance="explicit")
+    obs, info = venv.reset(seed=0)
+    for _ in range(100):
+        assert (info["current_player"] == info["agent_player"]).all(), "chance nodes never reach the agent"
+        obs, rewards, term, trunc, info = venv.step(venv.action_masks().argmax(axis=1))
