@@ -45,6 +45,7 @@ def test_registered_with_gymnasium(game_id: str) -> None:
     obs, info = env.reset(seed=3)
     assert info["agent_player"] == 1 and obs.shape == ludoteca.Game(game_id).observation_shape
     check_env(env.unwrapped)
+    assert gymnasium.make(f"ludoteca.gym:{env_id}").unwrapped.game.id == game_id
 
 
 def test_agent_side_and_rewards(game_id: str) -> None:
