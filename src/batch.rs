@@ -203,10 +203,19 @@ pub trait DynBatch: Send + Sync {
     fn reset(&mut self, seed: Option<u64>, out: &mut BatchOut<'_>);
     /// Validates `actions` (range; legality under `illegal_action="raise"`)
     /// before touching any env: an error leaves the whole batch unchanged.
-    fn validate(&self, actions: &[i64]) -> Result<()>;
+    fn validate(&self, actions: &[i64]) -> Result<()> {
+        self.validate_active(actions, None)
+    }
+    /// As [`DynBatch::validate`], checking only the envs where `active[i]`.
+    fn validate_active(&self, actions: &[i64], active: Option<&[bool]>) -> Result<()>;
     /// Steps every env with its action; call [`DynBatch::validate`] first.
     /// Returns how many games ended (terminated or truncated) at this step.
     fn step(&mut self, actions: &[i64], out: &mut BatchOut<'_>) -> usize;
+    /// Steps only the envs where `active[i]` (validated first); every other
+    /// env keeps its game and gets its row rewritten as it stands, with zero
+    /// rewards and no flags. Lets a caller play one side of some envs (an
+    /// opponent's turn) while the others wait. Returns how many games ended.
+    fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) -> usize;
     /// `steps` decisions per env with uniformly random legal actions chosen in
     /// Rust; observations and masks are produced every step exactly as in
     /// `step` (all envs advance one decision before any advances the next, so
@@ -621,8 +630,12 @@ impl<R: Rules> DynBatch for Batch<R> {
         });
     }
 
-    fn validate(&self, actions: &[i64]) -> Result<()> {
+    fn validate_active(&self, actions: &[i64], active: Option<&[bool]>) -> Result<()> {
         let n = self.num_actions();
+        if let Some(m) = active.filter(|m| m.len() != self.envs.len()) {
+            return Err(GameError::Invalid(format!("active must have shape ({},), got ({},)", self.envs.len(), m.len())));
+        }
+        let waits = |i: usize| active.is_some_and(|m| !m[i]);
         if actions.len() != self.envs.len() {
             return Err(GameError::Invalid(format!(
                 "actions must have shape ({},), got ({},)",
@@ -631,12 +644,12 @@ impl<R: Rules> DynBatch for Batch<R> {
             )));
         }
         // Out-of-range values first: they are bad input whatever the policy.
-        if let Some((i, &a)) = actions.iter().enumerate().find(|(_, &a)| a < 0 || a as u64 >= n as u64) {
+        if let Some((i, &a)) = actions.iter().enumerate().find(|&(i, &a)| !waits(i) && (a < 0 || a as u64 >= n as u64)) {
             return Err(GameError::Invalid(format!("actions[{i}] = {a} is out of range: expected an integer in [0, {n})")));
         }
         if self.game.common.illegal == IllegalPolicy::Raise {
             for (i, (&a, bits)) in actions.iter().zip(self.legal.chunks_exact(self.words)).enumerate() {
-                if !bit(bits, a as usize) {
+                if !waits(i) && !bit(bits, a as usize) {
                     let e = self.envs[i].session.illegal_error(&self.game.rules, &self.game.common, Action(a as u32));
                     return Err(GameError::Invalid(format!("env {i}: {e}")));
                 }
@@ -647,6 +660,19 @@ impl<R: Rules> DynBatch for Batch<R> {
 
     fn step(&mut self, actions: &[i64], out: &mut BatchOut<'_>) -> usize {
         self.each_env(out, 1, |game, i, env, bits, mut row| env.advance(game, actions[i], bits, &mut row))
+    }
+
+    fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) -> usize {
+        self.each_env(out, 1, |game, i, env, bits, mut row| {
+            if active[i] {
+                return env.advance(game, actions[i], bits, &mut row);
+            }
+            row.rewards.fill(0.0);
+            *row.term = false;
+            *row.trunc = false;
+            env.write_view(game, bits, &mut row);
+            false
+        })
     }
 
     fn rollout(&mut self, steps: usize, out: &mut BatchOut<'_>) -> RolloutStats {

@@ -263,6 +263,22 @@ mod tests {
     }
 
     #[test]
+    fn batch_step_active_leaves_waiting_envs_alone() {
+        let mut b = batch(2, 0, 1, 0);
+        let mut out = OwnedOut::new(&b);
+        b.reset(None, &mut out.view());
+        let active = [false, true];
+        // Env 0 waits: its action is neither checked nor played.
+        b.validate_active(&[7, 1], Some(&active)).unwrap();
+        b.step_active(&[7, 1], &active, &mut out.view()); // env 1: 4 -> 2
+        assert_eq!(out.obs, [4.0, 0.0, 2.0, 1.0]);
+        assert_eq!(out.to_act, [0, 1]);
+        assert_eq!(out.rewards, [0.0; 4]);
+        assert!(b.validate_active(&[7, 1], Some(&[true, true])).is_err());
+        assert!(b.validate_active(&[0, 0], Some(&[true])).is_err());
+    }
+
+    #[test]
     fn batch_truncates_and_rollout_counts() {
         let mut b = batch(3, 5, 2, 1);
         let mut out = OwnedOut::new(&b);

@@ -1,10 +1,11 @@
 """Type stubs of the compiled core ``ludoteca._core`` (see ``ludoteca``)."""
 
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = ["Env", "Game", "State", "VecEnv", "__version__", "game_info", "games"]
 __version__: str
 
 _Action = Union[int, np.integer[Any]]
@@ -17,6 +18,7 @@ def game_info(game_id: str) -> dict[str, Any]:
     """Registry facts of a game: id, family, version, summary, max_turns,
     offers, and options (a list of ``{"name", "default", "doc"}``)."""
 
+@final
 class Game:
     """The rules of one game with its options; a factory of states.
 
@@ -24,7 +26,7 @@ class Game:
     unknown id and ``OptionError`` for an unknown option or a bad value.
     """
 
-    def __init__(self, game_id: str, **options: _Options) -> None: ...
+    def __new__(cls, game_id: str, **options: _Options) -> Game: ...
     @property
     def id(self) -> str:
         """The game id."""
@@ -57,6 +59,7 @@ class Game:
     def state_from_string(self, text: str) -> State:
         """Parses a position string; ``PositionError`` says what is wrong."""
 
+@final
 class State:
     """A game in progress. Mutable: ``apply_action`` and ``play`` change it."""
 
@@ -103,9 +106,12 @@ class State:
         """``(action, probability)`` pairs at a chance node; empty elsewhere."""
     def info(self) -> dict[str, int]:
         """The game's info fields at this decision."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (Jupyter shows it); ``ludoteca.render.svg(self)``."""
 
+@final
 class Env:
     """One game stepped decision by decision (Gymnasium-style, both players).
 
@@ -114,7 +120,7 @@ class Env:
     ``current_player``, ``turn`` and the game's info fields.
     """
 
-    def __init__(self, game_id: str, seed: int = 0, **options: _Options) -> None: ...
+    def __new__(cls, game_id: str, seed: int = 0, **options: _Options) -> Env: ...
     def reset(
         self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
@@ -136,6 +142,7 @@ class Env:
     def current_player(self) -> int: ...
     def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
 
+@final
 class VecEnv:
     """``num_envs`` games stepped by one call in Rust, in parallel, without the GIL.
 
@@ -147,8 +154,8 @@ class VecEnv:
     the next call.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         game_id: str,
         num_envs: int,
         seed: int = 0,
@@ -156,17 +163,22 @@ class VecEnv:
         copy: bool = True,
         obs_dtype: str = "float32",
         **options: _Options,
-    ) -> None: ...
+    ) -> VecEnv: ...
     def reset(
         self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
         """Starts every env afresh; ``seed`` re-derives the per-env seeds."""
     def step(
-        self, actions: npt.ArrayLike
+        self, actions: npt.ArrayLike, active: Optional[npt.ArrayLike] = None
     ) -> tuple[
         npt.NDArray[Any], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
-        """Steps every env; ``actions`` is an integer array of shape (num_envs,)."""
+        """Steps every env; ``actions`` is an integer array of shape (num_envs,).
+
+        With ``active`` (a bool array of shape (num_envs,)) only the envs
+        where it is true are stepped: the others keep their game (their
+        action is ignored) and report it as it stands, with zero rewards and
+        no flags. ``ludoteca.gym`` uses it to play the opponent's turns."""
     def rollout(self, steps: int, policy: str = "random") -> dict[str, int]:
         """Plays ``steps`` random legal decisions per env in Rust (every env
         advances one decision per step, observations and masks written as by
@@ -175,8 +187,8 @@ class VecEnv:
         last step's outputs afterwards."""
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """One uniformly random legal action per env (chance nodes: an outcome
-        by its probability), drawn in Rust from each env's own generator (the
-        one ``rollout`` uses); shape (num_envs,)."""
+        by its probability), from each env's own seeded generator (the one
+        ``rollout`` uses); int64, shape (num_envs,)."""
     def memory_bytes(self) -> int:
         """Bytes the batch holds besides its output arrays (envs, legal-mask
         bitsets, repetition tables, buffers; not heap memory inside game states)."""

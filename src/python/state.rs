@@ -205,6 +205,11 @@ impl PyState {
         format!("State('{}', '{}')", self.inner.game().entry().id, self.inner.to_string())
     }
 
+    /// The position as an SVG picture (Jupyter shows it): `ludoteca.render.svg(self)`.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("ludoteca.render")?.getattr("svg")?.call1((slf,))?.extract()
+    }
+
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.cast::<PyState>() {
             Ok(o) => {

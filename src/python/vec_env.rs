@@ -199,6 +199,27 @@ impl PyVecEnv {
         Ok(())
     }
 
+    /// Converts `active` to a bool vector of the batch's length.
+    fn read_active(&self, py: Python<'_>, active: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
+        let n = self.batch.num_envs();
+        let arr = py.import("numpy")?.call_method1("asarray", (active,)).map_err(|_| {
+            raise("ActionsError", format!("active must be a bool array of shape ({n},), got {}", type_name(active)))
+        })?;
+        let dtype = arr.getattr("dtype")?;
+        let kind: String = dtype.getattr("kind")?.extract()?;
+        let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+        if kind != "b" || shape != [n] {
+            let dims = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+            let comma = if shape.len() == 1 { "," } else { "" };
+            return Err(raise(
+                "ActionsError",
+                format!("active must be a bool array of shape ({n},), got {} ({dims}{comma})", dtype.str()?),
+            ));
+        }
+        let arr = arr.cast::<PyArray1<bool>>()?;
+        Ok(arr.readonly().as_array().to_vec())
+    }
+
     /// With `copy=False`: zeroes the rows of the reused final-observation
     /// array that the last step wrote, so that only this step's are set.
     fn clear_final_rows(&mut self, py: Python<'_>) {
@@ -345,14 +366,31 @@ impl PyVecEnv {
 
     /// Steps every env with its action (int array of shape (num_envs,)).
     /// Returns `(obs, rewards, terminated, truncated, info)`, auto-resetting
-    /// finished games in the same step (see the docs).
-    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    /// finished games in the same step (see the docs). With `active` (bool
+    /// array of shape (num_envs,)), only the envs where it is true are
+    /// stepped; the others keep their game and report it as it stands.
+    #[pyo3(signature = (actions, active = None))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        active: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         self.read_actions(py, actions)?;
-        self.batch.validate(&self.actions).map_err(|e| raise("IllegalActionError", e.to_string()))?;
+        let active = match active {
+            Some(a) if !a.is_none() => Some(self.read_active(py, a)?),
+            _ => None,
+        };
+        self.batch
+            .validate_active(&self.actions, active.as_deref())
+            .map_err(|e| raise("IllegalActionError", e.to_string()))?;
         self.clear_final_rows(py);
         let arrays = self.arrays_for_call(py);
         let actions = std::mem::take(&mut self.actions);
-        let ended = self.run(py, &arrays, |b, out| b.step(&actions, out));
+        let ended = match &active {
+            Some(active) => self.run(py, &arrays, |b, out| b.step_active(&actions, active, out)),
+            None => self.run(py, &arrays, |b, out| b.step(&actions, out)),
+        };
         self.actions = actions;
         self.finish_step(py, arrays, ended)
     }
