@@ -99,62 +99,57 @@ pub enum Outcome {
 
 /// How often each repetition key occurred at a turn boundary: an
 /// open-addressing table, O(1) per turn (scanning a history would cost a
-/// game's length per turn), 8 bytes a slot, at most 3/4 full. A slot holds
-/// the key's upper 62 bits and, in the low 2, its count (1..=3; the third
-/// occurrence ends the game, so counts saturate at 3); 0 is an empty slot.
+/// game's length per turn), at most 3/4 full, 9 bytes a slot. Counts
+/// saturate at 3 (the third occurrence ends the game); count 0 is an empty slot.
 #[derive(Clone, Debug, Default)]
 struct Repetitions {
-    slots: Vec<u64>,
+    keys: Vec<u64>,
+    counts: Vec<u8>,
     len: usize,
 }
 
 impl Repetitions {
-    const COUNT: u64 = 3;
-
     fn clear(&mut self) {
         if self.len > 0 {
-            self.slots.fill(0);
+            self.counts.fill(0);
             self.len = 0;
         }
     }
 
     /// Counts one more occurrence of `key`; returns its count (at most 3).
     fn add(&mut self, key: u64) -> u32 {
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            let size = (self.slots.len() * 2).max(16);
-            let old = std::mem::replace(&mut self.slots, vec![0; size]);
-            for slot in old.into_iter().filter(|&s| s != 0) {
-                let i = self.slot(slot & !Self::COUNT);
-                self.slots[i] = slot;
+        if (self.len + 1) * 4 > self.keys.len() * 3 {
+            let size = (self.keys.len() * 2).max(16);
+            let keys = std::mem::replace(&mut self.keys, vec![0; size]);
+            let counts = std::mem::replace(&mut self.counts, vec![0; size]);
+            for (k, c) in keys.into_iter().zip(counts).filter(|&(_, c)| c > 0) {
+                let i = self.slot(k);
+                self.keys[i] = k;
+                self.counts[i] = c;
             }
         }
-        let key = key & !Self::COUNT;
         let i = self.slot(key);
-        let slot = &mut self.slots[i];
-        if *slot == 0 {
-            *slot = key;
+        if self.counts[i] == 0 {
+            self.keys[i] = key;
             self.len += 1;
         }
-        if *slot & Self::COUNT < Self::COUNT {
-            *slot += 1;
-        }
-        (*slot & Self::COUNT) as u32
+        self.counts[i] = (self.counts[i] + 1).min(3);
+        self.counts[i] as u32
     }
 
-    /// The index of `key`'s slot (key without count bits), or of the empty
-    /// slot where it belongs.
+    /// The index of `key`'s slot, or of the empty slot where it belongs.
     fn slot(&self, key: u64) -> usize {
-        let mask = self.slots.len() - 1;
-        // Keys are hashes already; the multiply only spreads weak ones.
-        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
-        while self.slots[i] != 0 && self.slots[i] & !Self::COUNT != key {
+        let mask = self.keys.len() - 1;
+        // Keys may be small integers as well as hashes: spread them.
+        let mut i = (crate::core::splitmix64(key) >> 32) as usize & mask;
+        while self.counts[i] != 0 && self.keys[i] != key {
             i = (i + 1) & mask;
         }
         i
     }
 
     fn heap_bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<u64>()
+        self.keys.capacity() * std::mem::size_of::<u64>() + self.counts.capacity()
     }
 }
 
@@ -509,9 +504,8 @@ mod tests {
             reps.clear();
             let mut seen = Vec::new();
             for _ in 0..500 {
-                // Few distinct keys (0 among them, and keys that differ only in
-                // the low bits, which the table drops), so that keys repeat.
-                let key = (rng.random_range(0..120u64) << 2) * (round + 1);
+                // Few distinct small keys (0 among them), so that keys repeat.
+                let key = rng.random_range(0..120u64) * (round + 1);
                 seen.push(key);
                 let want = (seen.iter().filter(|&&k| k == key).count() as u32).min(3);
                 assert_eq!(reps.add(key), want);
