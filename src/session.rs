@@ -99,7 +99,7 @@ pub enum Outcome {
 
 /// How often each repetition key occurred at a turn boundary: an
 /// open-addressing table, O(1) per turn (scanning a history would cost a
-/// game's length per turn), at most 3/4 full, 9 bytes a slot. Counts
+/// game's length per turn), at most 7/8 full, 9 bytes a slot. Counts
 /// saturate at 3 (the third occurrence ends the game); count 0 is an empty slot.
 #[derive(Clone, Debug, Default)]
 struct Repetitions {
@@ -118,7 +118,7 @@ impl Repetitions {
 
     /// Counts one more occurrence of `key`; returns its count (at most 3).
     fn add(&mut self, key: u64) -> u32 {
-        if (self.len + 1) * 4 > self.keys.len() * 3 {
+        if (self.len + 1) * 8 > self.keys.len() * 7 {
             let size = (self.keys.len() * 2).max(16);
             let keys = std::mem::replace(&mut self.keys, vec![0; size]);
             let counts = std::mem::replace(&mut self.counts, vec![0; size]);
