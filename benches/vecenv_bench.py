@@ -421,38 +421,42 @@ def print_report(results: list[GameResult], bandwidth: float, args: argparse.Nam
     )
     print("# steps/s = env decisions per second (N envs x calls / s)")
     print()
-    head = f"{'game':<12} {'what':<26}" + "".join(f"{'N=' + str(n):>10}" for n in ns)
+    head = f"{'game':<14} {'what':<26}" + "".join(f"{'N=' + str(n):>10}" for n in ns)
     for r in results:
         print(head)
         print("-" * len(head))
-        print(f"{r.game:<12} {'Env.step (Python loop)':<26}{human(r.env_loop):>10}")
+        print(f"{r.game:<14} {'Env.step (Python loop)':<26}{human(r.env_loop):>10}")
         for what, row in r.rows.items():
-            print(f"{'':<12} {what:<26}" + "".join(f"{human(row.get(n)):>10}" for n in ns))
+            print(f"{'':<14} {what:<26}" + "".join(f"{human(row.get(n)):>10}" for n in ns))
         if r.step_copy_true is not None:
-            print(f"{'':<12} {f'VecEnv.step copy=True t={t_max}':<26}" + "".join(
+            print(f"{'':<14} {f'VecEnv.step copy=True t={t_max}':<26}" + "".join(
                 f"{human(r.step_copy_true) if n == args.copy_point else '':>10}" for n in ns))
         for what, v in r.anchors.items():
-            print(f"{'':<12} {what:<26}{human(v):>10}")
+            print(f"{'':<14} {what:<26}{human(v):>10}")
         print()
 
-    print("Summary (t = threads; ceiling = copy bandwidth / bytes per env-step)")
+    print("Summary (t = threads; ceiling = copy bandwidth / bytes per env-step; %ceil = rollout at N>=1024 / ceiling;")
+    print(f"         step = VecEnv.step with numpy-sampled actions at N={args.key_n}; step/roll = worst rollout/step ratio at N>=1024)")
     cols = (
-        f"{'game':<12}{'A':>6}{'obs':>6}{'B/step':>8}{'ceiling':>9}{f'rollout t{t_max}':>11}{'%ceil':>7}"
-        f"{f'step N{args.key_n}':>11}{'step/roll':>10}{'best anchor':>13}{'roll/anc':>9}{'step/anc':>9}"
+        f"{'game':<14}{'A':>5}{'obs':>6}{'B/step':>7}{'ceiling':>9}{f'roll t{t_max} best':>14}{'roll N>=1k':>11}{'%ceil':>6}"
+        f"{'step':>9}{'step/roll':>10}{'best anchor':>12}{'roll/anc':>9}{'step/anc':>9}"
     )
     print(cols)
     print("-" * len(cols))
     for r in results:
         big = [n for n in ns if n >= 1024] or [max(ns)]
-        roll = max(r.rows[f"rollout t={t_max}"][n] for n in ns)
+        rolls = r.rows[f"rollout t={t_max}"]
+        steps = r.rows[f"VecEnv.step t={t_max}"]
+        roll = max(rolls[n] for n in ns)
+        roll_big = max(rolls[n] for n in big)
         ceiling = bandwidth / r.bytes_per_step
-        step_key = r.rows[f"VecEnv.step t={t_max}"].get(args.key_n)
-        worst = max(r.rows[f"rollout t={t_max}"][n] / r.rows[f"VecEnv.step t={t_max}"][n] for n in big)
+        step_key = steps.get(args.key_n)
+        worst = max(rolls[n] / steps[n] for n in big)
         anchor = max(r.anchors.values()) if r.anchors else None
         print(
-            f"{r.game:<12}{r.num_actions:>6}{r.obs_len:>6}{r.bytes_per_step:>8}{human(ceiling):>9}{human(roll):>11}"
-            f"{100 * roll / ceiling:>6.0f}%{human(step_key):>11}{ratio(worst):>10}"
-            f"{human(anchor):>13}{ratio(roll / anchor if anchor else None):>9}"
+            f"{r.game:<14}{r.num_actions:>5}{r.obs_len:>6}{r.bytes_per_step:>7}{human(ceiling):>9}{human(roll):>14}"
+            f"{human(roll_big):>11}{100 * roll_big / ceiling:>5.0f}%{human(step_key):>9}{ratio(worst):>10}"
+            f"{human(anchor):>12}{ratio(roll / anchor if anchor else None):>9}"
             f"{ratio(step_key / anchor if anchor and step_key else None):>9}"
         )
     if any(r.memory for r in results):
