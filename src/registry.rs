@@ -77,6 +77,8 @@ pub fn entries() -> &'static [&'static GameEntry] {
 
 static GAMES: &[&GameEntry] = &[
     // registry:games (one line per game id)
+    &crate::games::alquerque::KHARBAGA,
+    &crate::games::alquerque::ZAMMA,
 ];
 
 pub fn find(id: &str) -> Result<&'static GameEntry> {
