@@ -8,11 +8,19 @@
 //! turn ends after a hop iff `best(after) == 0`. In deferred mode a re-jump
 //! has `new = 0`, so it is legal only on the way to more pieces (spec:
 //! re-jumps serve only to reach more pieces).
+//!
+//! Deferred mode would make the search exponential (every order of every
+//! re-jump trail), so it prunes dominated branches: within a run of
+//! re-jumps (no new piece since) returning to a point already visited in
+//! that run leaves the same position and captured set with fewer jumps
+//! still allowed, so it can never reach more. The values stay exact; the
+//! mask still offers every hop of the decision whose exact value is maximal.
 
 use super::board::{Dir, Point, NONE};
 use super::rules::Alquerque;
 use super::state::{State, MAX_JUMPS};
 use crate::core::{Action, Applied, Player};
+use std::collections::{HashSet, VecDeque};
 
 /// One capture hop of a piece: landing point, jumped piece, direction, and
 /// the number of points travelled along the line.
@@ -54,9 +62,21 @@ struct Seq {
     enemy: u128,
     jumped: u128,
     king: bool,
+    /// Points visited since the last new capture (deferred-mode pruning).
+    seg: u128,
+    /// Search nodes left (deferred mode; see [`SEARCH_BUDGET`]).
+    budget: u32,
     nused: usize,
     used: [(u8, u8); MAX_JUMPS],
 }
+
+/// Search nodes one hop's evaluation may visit in deferred mode. The
+/// search tries new captures before re-jumps and stops at the bound of
+/// [`Alquerque::reach_bound`], which is exact at positions reached in play,
+/// so it ends long before this in practice; the budget only keeps
+/// pathological re-jump mazes from stalling a batch (**Decision**: past it,
+/// the best sequence found so far counts as the maximum).
+pub const SEARCH_BUDGET: u32 = 20_000;
 
 /// Entries the root search keeps between its two passes before recomputing.
 const ROOT_CACHE: usize = 256;
@@ -69,7 +89,11 @@ impl Alquerque {
 
     /// The capture hops of the piece on `from`, given the occupancy of `seq`.
     fn hops(&self, seq: &Seq, from: u8, out: &mut HopBuf) {
-        let occ = seq.own | seq.enemy;
+        self.hops_in(seq, seq.own | seq.enemy, from, out)
+    }
+
+    /// The capture hops from `from` with occupancy `occ`.
+    fn hops_in(&self, seq: &Seq, occ: u128, from: u8, out: &mut HopBuf) {
         let next = &self.geo.next;
         let used = &seq.used[..seq.nused];
         let is_used = |to: u8| self.deferred() && used.iter().any(|&j| j == (from, to));
@@ -128,21 +152,62 @@ impl Alquerque {
         }
     }
 
+    /// Deferred mode: new pieces that some jump from a point reachable from
+    /// `pos` by unused jumps could capture. An upper bound of `best`, and
+    /// the exact value at legal positions: occupancy is static during a
+    /// deferred sequence and every jump can be made backwards, so a walk
+    /// through the reachable points using each jump at most once in each
+    /// direction captures all of them (module docs).
+    fn reach_bound(&self, seq: &Seq, pos: u8) -> u32 {
+        let occ = (seq.own & !(1u128 << pos)) | seq.enemy;
+        let mut seen = 1u128 << pos;
+        let mut stack = [0u8; 81];
+        stack[0] = pos;
+        let mut n = 1;
+        let mut victims = 0u128;
+        while n > 0 {
+            n -= 1;
+            let p = stack[n];
+            let mut buf = HopBuf::new();
+            self.hops_in(seq, occ, p, &mut buf);
+            for h in buf.as_slice() {
+                victims |= 1u128 << h.victim;
+                if seen >> h.to & 1 == 0 {
+                    seen |= 1u128 << h.to;
+                    stack[n] = h.to;
+                    n += 1;
+                }
+            }
+        }
+        (victims & !seq.jumped).count_ones()
+    }
+
     /// The most new pieces a continuation from `pos` captures, stopping
     /// early once `limit` is reached (`limit` = pieces still capturable).
     fn best(&self, seq: &mut Seq, pos: u8, limit: u32) -> u32 {
-        if limit == 0 || seq.nused >= MAX_JUMPS {
+        if limit == 0 || seq.nused >= MAX_JUMPS || seq.budget == 0 {
+            return 0;
+        }
+        seq.budget -= 1;
+        let limit = if self.deferred() { limit.min(self.reach_bound(seq, pos)) } else { limit };
+        if limit == 0 {
             return 0;
         }
         let mut buf = HopBuf::new();
         self.hops(seq, pos, &mut buf);
         let mut best = 0;
-        for h in buf.as_slice() {
-            let v = self.hop_value(seq, pos, h, limit);
-            if v > best {
-                best = v;
-                if best >= limit {
-                    break;
+        // New captures first: they reach the bound soonest.
+        for pass in [true, false] {
+            for h in buf.as_slice() {
+                if self.is_new(seq, h) != pass {
+                    continue;
+                }
+                let v = self.hop_value(seq, pos, h, limit);
+                if v > best {
+                    best = v;
+                    if best >= limit {
+                        return best;
+                    }
                 }
             }
         }
@@ -152,10 +217,14 @@ impl Alquerque {
     /// `new(h) + best(after h)`, or 0 for a re-jump that leads nowhere new.
     fn hop_value(&self, seq: &mut Seq, from: u8, h: &Hop, limit: u32) -> u32 {
         let new = self.is_new(seq, h) as u32;
-        let saved = (seq.own, seq.enemy, seq.jumped, seq.nused);
+        if new == 0 && seq.seg >> h.to & 1 != 0 {
+            return 0; // a loop of re-jumps: dominated (module docs)
+        }
+        let saved = (seq.own, seq.enemy, seq.jumped, seq.nused, seq.seg);
         self.make(seq, from, h);
+        seq.seg = if new == 1 { 1u128 << h.to } else { seq.seg | 1u128 << h.to };
         let v = new + self.best(seq, h.to, limit - new);
-        (seq.own, seq.enemy, seq.jumped, seq.nused) = saved;
+        (seq.own, seq.enemy, seq.jumped, seq.nused, seq.seg) = saved;
         v
     }
 
@@ -166,6 +235,8 @@ impl Alquerque {
             enemy: s.pieces[1 - me],
             jumped: s.jumped,
             king: s.kings >> from & 1 != 0,
+            seg: 1u128 << from,
+            budget: SEARCH_BUDGET,
             nused: s.njumps as usize,
             used: [(0, 0); MAX_JUMPS],
         };
@@ -198,6 +269,7 @@ impl Alquerque {
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
+                seq.budget = SEARCH_BUDGET;
                 let v = self.hop_value(&mut seq, from, h, limit);
                 if k < ROOT_CACHE {
                     cache[k] = v as u8;
@@ -218,6 +290,7 @@ impl Alquerque {
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
+                seq.budget = SEARCH_BUDGET;
                 let v = if k < ROOT_CACHE { cache[k] as u32 } else { self.hop_value(&mut seq, from, h, limit) };
                 k += 1;
                 if v == best {
@@ -378,39 +451,44 @@ impl Alquerque {
         Applied::TurnOver
     }
 
-    /// Every complete turn from `s` as its end state, through the decision
-    /// tree (no dedup; for perft and turn listing).
-    pub(super) fn for_each_turn_end(&self, s: &State, f: &mut impl FnMut(&State)) {
-        let mut buf = [Action(0); 256];
-        let mut n = 0usize;
-        let mut overflow = false;
-        self.for_each_legal(s, |a| {
-            if n < buf.len() {
-                buf[n] = a;
-                n += 1;
-            } else {
-                overflow = true;
+    /// Calls `f(actions, end)` for every complete turn from `s`, breadth
+    /// first through the decision tree (shorter sequences first), skipping
+    /// re-jump loops (module docs: dominated, they end where loop-free
+    /// paths end). Every legal first action starts at least one reported
+    /// turn. No dedup of end positions.
+    pub(super) fn for_each_turn(&self, s: &State, f: &mut impl FnMut(&[Action], &State)) {
+        let seg = if s.mid_turn() { 1u128 << s.capturing } else { 0 };
+        let mut queue = VecDeque::new();
+        queue.push_back((*s, Vec::new(), seg));
+        let mut seen = HashSet::new();
+        let mut legal = Vec::new();
+        while let Some((cur, path, seg)) = queue.pop_front() {
+            legal.clear();
+            self.for_each_legal(&cur, |a| legal.push(a));
+            legal.sort_unstable();
+            for &a in &legal {
+                let to = self.actions[cur.side.index()][a.index()][2];
+                let mut next = cur;
+                let before = next.jumped;
+                let mut p = path.clone();
+                p.push(a);
+                if self.apply_action(&mut next, a) == Applied::TurnOver {
+                    f(&p, &next);
+                    continue;
+                }
+                let new = next.jumped != before || !self.deferred();
+                let rejump_loop = !new && seg >> to & 1 != 0;
+                // Deferred mode: decision paths that reach the same point
+                // with the same pieces jumped are walked once, by the
+                // shortest (**Decision**: they differ only in which jumps
+                // remain allowed, which in practice never changes where a
+                // maximal sequence can end; without this the re-jump orders
+                // of a mulá explode combinatorially).
+                if !rejump_loop && (!self.deferred() || seen.insert((to, next.jumped))) {
+                    let seg = if new { 1u128 << to } else { seg | 1u128 << to };
+                    queue.push_back((next, p, seg));
+                }
             }
-        });
-        if overflow {
-            let mut all = Vec::new();
-            self.for_each_legal(s, |a| all.push(a));
-            for a in all {
-                self.turn_end_after(s, a, f);
-            }
-            return;
-        }
-        for &a in &buf[..n] {
-            self.turn_end_after(s, a, f);
-        }
-    }
-
-    fn turn_end_after(&self, s: &State, a: Action, f: &mut impl FnMut(&State)) {
-        let mut next = *s;
-        if self.apply_action(&mut next, a) == Applied::TurnOver {
-            f(&next);
-        } else {
-            self.for_each_turn_end(&next, f);
         }
     }
 

@@ -63,7 +63,8 @@ impl Reference {
                 b[Self::idx(f, r)] = 0; // the start point counts as empty
                 let mut jumped = Vec::new();
                 let mut used = Vec::new();
-                self.jumps(&b, piece, (f, r), &mut jumped, &mut used, &mut seqs, pos.black_to_move);
+                let mut run = vec![(f, r)];
+                self.jumps(&b, piece, (f, r), &mut jumped, &mut used, &mut run, &mut seqs, pos.black_to_move);
             }
         }
         let max = seqs.iter().map(|s| s.0).max().unwrap_or(0);
@@ -125,6 +126,7 @@ impl Reference {
         at: (i32, i32),
         jumped: &mut Vec<usize>,
         used: &mut Vec<((i32, i32), (i32, i32))>,
+        run: &mut Vec<(i32, i32)>,
         out: &mut Vec<(usize, Pos)>,
         black: bool,
     ) {
@@ -157,9 +159,12 @@ impl Reference {
                     break;
                 }
                 land = n;
-                if !used.contains(&(at, land)) {
-                    let vi = Self::idx(victim.0, victim.1);
-                    let new = !jumped.contains(&vi);
+                let vi = Self::idx(victim.0, victim.1);
+                let new = !jumped.contains(&vi);
+                // A run of re-jumps that comes back to a point it visited
+                // changes nothing but the jumps still allowed: it cannot
+                // capture more or end anywhere new, so it is skipped.
+                if !used.contains(&(at, land)) && (new || !run.contains(&land)) {
                     let mut nb = b.to_vec();
                     if !self.deferred {
                         nb[vi] = 0;
@@ -177,7 +182,8 @@ impl Reference {
                         end[Self::idx(land.0, land.1)] = self.promoted(piece, land.1);
                         out.push((jumped.len(), Pos { board: end, black_to_move: !black }));
                     }
-                    self.jumps(&nb, piece, land, jumped, used, out, black);
+                    let mut next_run = if new { vec![land] } else { [run.as_slice(), &[land]].concat() };
+                    self.jumps(&nb, piece, land, jumped, used, &mut next_run, out, black);
                     used.pop();
                     if new {
                         jumped.pop();

@@ -5,7 +5,7 @@ use super::encoding::{action_table, geometry_planes, PLANES};
 use super::state::{Removal, State};
 use crate::core::{splitmix64, Action, Applied, GameRng, Player, ToAct};
 use crate::error::Result;
-use crate::game::{GameSpec, Rules};
+use crate::game::{GameSpec, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
 use crate::registry::{build_with, GameEntry};
 
@@ -157,6 +157,25 @@ impl Rules for Alquerque {
         [s.pieces[0].count_ones(), s.pieces[1].count_ones()]
     }
 
+    /// Every complete turn, one per distinct end position (re-jump loops
+    /// skipped: they end where loop-free turns end).
+    fn turns(&self, s: &State) -> Vec<Turn<State>> {
+        let mut out: Vec<Turn<State>> = Vec::new();
+        self.for_each_turn(s, &mut |path, end| {
+            // One entry per end position; among paths with the same first
+            // decision the shortest gives the notation.
+            match out.iter_mut().find(|t| t.state == *end) {
+                None => out.push(Turn { actions: path.to_vec(), notation: self.turn_notation(s, path), state: *end }),
+                Some(t) if t.actions[0] == path[0] && path.len() < t.actions.len() => {
+                    t.actions = path.to_vec();
+                    t.notation = self.turn_notation(s, path);
+                }
+                Some(_) => {}
+            }
+        });
+        out
+    }
+
     fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<Action>> {
         self.parse_notation(s, text)
     }
@@ -168,7 +187,7 @@ impl Rules for Alquerque {
             return 1;
         }
         let mut ends = Vec::with_capacity(64);
-        self.for_each_turn_end(s, &mut |e| ends.push(*e));
+        self.for_each_turn(s, &mut |_, e| ends.push(*e));
         ends.sort_unstable_by_key(|e| (e.pieces, e.kings));
         ends.dedup_by_key(|e| (e.pieces, e.kings));
         if depth == 1 {
