@@ -78,6 +78,9 @@ struct Seq {
 /// the best sequence found so far counts as the maximum).
 pub const SEARCH_BUDGET: u32 = 20_000;
 
+/// Mid-turn states [`Alquerque::for_each_turn`] tells apart exactly.
+const WALK_EXACT: usize = 4096;
+
 /// Entries the root search keeps between its two passes before recomputing.
 const ROOT_CACHE: usize = 256;
 
@@ -478,13 +481,22 @@ impl Alquerque {
                 }
                 let new = next.jumped != before || !self.deferred();
                 let rejump_loop = !new && seg >> to & 1 != 0;
-                // Deferred mode: decision paths that reach the same point
-                // with the same pieces jumped are walked once, by the
-                // shortest (**Decision**: they differ only in which jumps
-                // remain allowed, which in practice never changes where a
-                // maximal sequence can end; without this the re-jump orders
-                // of a mulá explode combinatorially).
-                if !rejump_loop && (!self.deferred() || seen.insert((to, next.jumped))) {
+                // Deferred mode: decision paths (from the same first
+                // decision) that made the same jumps in another order
+                // continue identically: walk the shortest one. Past
+                // WALK_EXACT states (re-jump mazes of a mulá explode
+                // combinatorially) paths reaching the same point with the
+                // same pieces jumped are merged (**Decision**: they differ
+                // only in which jumps remain allowed, which practically
+                // never changes where a maximal sequence can end).
+                let key = if seen.len() < WALK_EXACT {
+                    let mut used = next.jumps().to_vec();
+                    used.sort_unstable();
+                    (p[0], to, next.jumped, used)
+                } else {
+                    (p[0], to, next.jumped, Vec::new())
+                };
+                if !rejump_loop && (!self.deferred() || seen.insert(key)) {
                     let seg = if new { 1u128 << to } else { seg | 1u128 << to };
                     queue.push_back((next, p, seg));
                 }
