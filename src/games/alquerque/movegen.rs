@@ -510,7 +510,7 @@ impl Alquerque {
         (from != NONE).then_some((Point(from), Point(to)))
     }
 
-    /// Whether `d` is a direction in which a pawn of `side` steps.
+    /// The directions in which a pawn of `side` steps (forwards).
     pub(super) fn forward_dirs(side: Player) -> [u8; 3] {
         match side {
             Player::P0 => [Dir::N as u8, Dir::NE as u8, Dir::NW as u8],
