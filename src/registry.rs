@@ -76,12 +76,14 @@ pub fn entries() -> &'static [&'static GameEntry] {
 }
 
 static GAMES: &[&GameEntry] = &[
-    // registry:games (one line per game id)
-    &crate::games::tablut::ENTRY,
-    &crate::games::backgammon::ENTRY,
+    // registry:games (one line per game id; seed games first, then the validation presets)
     &crate::games::draughts::TABLERO,
+    &crate::games::tablut::ENTRY,
+    &crate::games::alquerque::KHARBAGA,
+    &crate::games::alquerque::ZAMMA,
     &crate::games::draughts::DAMAS,
     &crate::games::draughts::DAMAS_10X10,
+    &crate::games::backgammon::ENTRY,
     &crate::games::draughts::INTERNATIONAL,
     &crate::games::draughts::BRAZILIAN,
     &crate::games::draughts::RUSSIAN,

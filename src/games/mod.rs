@@ -2,3 +2,5 @@
 pub mod tablut;
 pub mod backgammon;
 pub mod draughts;
+
+pub mod alquerque;
