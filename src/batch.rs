@@ -245,6 +245,9 @@ struct Env<S> {
     policy: GameRng,
     /// Tallies of the current rollout.
     stats: RolloutStats,
+    /// Who acts at the decision last written (a game's `to_act` may search
+    /// for a legal move: asked once per step, not by every reader).
+    to_act: ToAct,
 }
 
 pub struct Batch<R: Rules> {
@@ -324,6 +327,7 @@ impl<R: Rules> Batch<R> {
                     episode: 0,
                     policy: rng_from_seed(env_seed ^ POLICY_SALT),
                     stats: RolloutStats::default(),
+                    to_act: ToAct::Terminal,
                 }
             })
             .collect();
@@ -525,9 +529,12 @@ fn nth_set_bit(bits: &[u64], mut k: u32) -> Option<usize> {
 }
 
 impl<S: Clone> Env<S> {
-    /// Writes what the caller sees of the current decision, and keeps its mask.
-    fn write_view<R: Rules<State = S>>(&mut self, game: &Handle<R>, bits: &mut [u64], row: &mut Row<'_>) {
+    /// Writes what the caller sees of the current decision, and keeps its
+    /// mask and who acts. `to_act`: the session's, when the caller has it.
+    fn write_view<R: Rules<State = S>>(&mut self, game: &Handle<R>, to_act: Option<ToAct>, bits: &mut [u64], row: &mut Row<'_>) {
         let rules = &game.rules;
+        let to_act = to_act.unwrap_or_else(|| self.session.to_act(rules));
+        self.to_act = to_act;
         match &mut row.obs {
             RowObs::F32(obs) => rules.observe(&self.session.state, obs),
             RowObs::U8(obs) => SCRATCH.with(|scratch| {
@@ -537,9 +544,9 @@ impl<S: Clone> Env<S> {
                 f32_to_u8(&scratch, obs);
             }),
         }
-        self.session.legal_mask(rules, &game.common, row.mask);
+        self.session.legal_mask_at(rules, &game.common, to_act, row.mask);
         pack_mask(row.mask, bits);
-        *row.to_act = self.session.to_act(rules).code();
+        *row.to_act = to_act.code();
         rules.write_info(&self.session.state, row.info);
     }
 
@@ -558,8 +565,9 @@ impl<S: Clone> Env<S> {
             let policy = if game.common.illegal == IllegalPolicy::Raise { IllegalPolicy::Lose } else { game.common.illegal };
             self.session.punish(rules, policy);
         }
-        let terminated = self.session.is_terminal(rules);
-        let truncated = !terminated && self.session.is_truncated(rules, &game.common);
+        let to_act = self.session.to_act(rules);
+        let terminated = to_act == ToAct::Terminal;
+        let truncated = !terminated && self.session.turn_limit_reached(&game.common);
         *row.term = terminated;
         *row.trunc = truncated;
         if terminated {
@@ -571,15 +579,17 @@ impl<S: Clone> Env<S> {
         if ended {
             rules.observe(&self.session.state, row.fin);
             self.new_game(game);
+            self.write_view(game, None, bits, row);
+        } else {
+            self.write_view(game, Some(to_act), bits, row);
         }
-        self.write_view(game, bits, row);
         ended
     }
 
     /// A uniformly random legal action from the env's policy generator
     /// (chance nodes: an outcome by its probability).
     fn random_action<R: Rules<State = S>>(&mut self, rules: &R, bits: &[u64]) -> i64 {
-        if self.session.to_act(rules) == ToAct::Chance {
+        if self.to_act == ToAct::Chance {
             let outcomes = rules.chance_outcomes(&self.session.state);
             return sample_outcome(&mut self.policy, &outcomes).map_or(0, |a| a.0 as i64);
         }
@@ -625,7 +635,7 @@ impl<R: Rules> DynBatch for Batch<R> {
             row.rewards.fill(0.0);
             *row.term = false;
             *row.trunc = false;
-            env.write_view(game, bits, &mut row);
+            env.write_view(game, None, bits, &mut row);
             false
         });
     }
@@ -670,7 +680,7 @@ impl<R: Rules> DynBatch for Batch<R> {
             row.rewards.fill(0.0);
             *row.term = false;
             *row.trunc = false;
-            env.write_view(game, bits, &mut row);
+            env.write_view(game, Some(env.to_act), bits, &mut row);
             false
         })
     }

@@ -228,7 +228,12 @@ impl<S: Clone> Session<S> {
 
     /// Truncated: not over by the rules, but `max_turns` full turns were played.
     pub fn is_truncated<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions) -> bool {
-        common.max_turns > 0 && self.turns >= common.max_turns && !self.is_terminal(rules)
+        self.turn_limit_reached(common) && !self.is_terminal(rules)
+    }
+
+    /// `max_turns` full turns were played (truncated unless terminal).
+    pub fn turn_limit_reached(&self, common: &CommonOptions) -> bool {
+        common.max_turns > 0 && self.turns >= common.max_turns
     }
 
     pub fn returns<R: Rules<State = S>>(&self, rules: &R) -> [f32; 2] {
@@ -241,6 +246,13 @@ impl<S: Clone> Session<S> {
     }
 
     pub fn legal_mask<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool]) {
+        self.legal_mask_at(rules, common, self.to_act(rules), mask)
+    }
+
+    /// [`Session::legal_mask`] when the caller already has `to_act` (this
+    /// session's [`Session::to_act`]): batches ask once per step, since a
+    /// game's `to_act` may search for a legal move.
+    pub fn legal_mask_at<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, to_act: ToAct, mask: &mut [bool]) {
         let n = rules.spec().num_actions;
         if self.verdict.is_some() {
             mask.fill(false);
@@ -253,7 +265,8 @@ impl<S: Clone> Session<S> {
             return;
         }
         rules.legal_mask(&self.state, mask);
-        if rules.spec().offers && rules.to_act(&self.state).player().is_some() {
+        // No verdict and no pending offer: the session's to_act is the rules'.
+        if rules.spec().offers && to_act.player().is_some() {
             mask[OfferAction::Resign.action(n).index()] = common.resign;
             mask[OfferAction::OfferDraw.action(n).index()] =
                 common.draw_offers && !matches!(self.offer, Offer::Declined { .. });
