@@ -34,8 +34,9 @@ Usage::
     python benches/vecenv_bench.py --quick      # smoke run (seconds), no anchors but OpenSpiel
     python benches/vecenv_bench.py --games tablut,checkers --json out.json
 
-Timings are wall-clock medians of short repeated runs; on a shared machine,
-run it twice and compare.
+Timings are the best of five short wall-clock runs per measurement (on a
+shared machine the best run is the least disturbed one); run it twice and
+compare.
 """
 
 from __future__ import annotations
@@ -69,12 +70,13 @@ class Clock:
     """How long each measurement runs."""
 
     budget: float  # seconds of timed work per measurement
-    repeats: int  # timed runs per measurement; the median is kept
+    repeats: int  # timed runs per measurement; the best is kept
 
     def rate(self, run: Callable[[int], int], calibrate: int = 1) -> float:
         """Steps per second of ``run(k)``, which does ``k`` iterations and
         returns the number of steps they made. ``k`` is grown until one run
-        takes about ``budget / repeats``."""
+        takes about ``budget / repeats``; the best of ``repeats`` runs is kept
+        (on a shared machine the best run is the one least disturbed)."""
         k = max(1, calibrate)
         run(k)  # warm-up
         target = self.budget / self.repeats
@@ -90,7 +92,7 @@ class Clock:
             t0 = time.perf_counter()
             steps = run(k)
             rates.append(steps / (time.perf_counter() - t0))
-        return float(np.median(rates))
+        return float(max(rates))
 
 
 def human(x: Optional[float]) -> str:
@@ -122,14 +124,6 @@ def copy_bandwidth(clock: Clock, mib: int) -> float:
         return k * src.nbytes
 
     return clock.rate(run)
-
-
-def rss_bytes() -> int:
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return 0
 
 
 # ---------------------------------------------------------------- ludoteca
@@ -226,25 +220,45 @@ def bench_rollout(game_id: str, n: int, threads: int, clock: Clock, obs_dtype: s
     return clock.rate(lambda k: venv.rollout(k)["steps"], calibrate=max(1, 256 // n))
 
 
+_MEMORY_PROBE = """
+import json, os, sys
+import numpy as np
+import ludoteca
+
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+game_id, n, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+ludoteca.Game(game_id)  # load the module and the game's tables first
+before = rss()
+venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, copy=False)
+obs, info = venv.reset()
+venv.rollout(steps)
+after = rss()
+# The reused output arrays: obs, final_observation (float32), mask, rewards,
+# two flags, current player, info fields.
+outputs = obs.nbytes + n * 4 * int(np.prod(obs.shape[1:])) + info["legal_action_mask"].nbytes + n * (8 + 2 + 4)
+outputs += sum(info[k].nbytes for k in venv.game.info_fields)
+print(json.dumps({"accounted": venv.memory_bytes(), "rss_delta": after - before, "outputs": outputs}))
+"""
+
+
 def vecenv_memory(game_id: str, n: int, steps: int) -> dict[str, float]:
-    """Memory of a VecEnv of ``n`` envs besides its output arrays: the Rust
-    accounting (``memory_bytes``) and the process RSS growth, after ``steps``
-    rollout steps (so that histories have grown)."""
-    before = rss_bytes()
-    venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, copy=False)
-    obs, info = venv.reset()
-    venv.rollout(steps)
-    after = rss_bytes()
-    # obs and the reused final_observation array, mask, rewards, two flags, current player.
-    outputs = obs.nbytes + n * 4 * int(np.prod(obs.shape[1:])) + info["legal_action_mask"].nbytes + n * (8 + 2 + 4)
-    for name in venv.game.info_fields:
-        outputs += info[name].nbytes
-    accounted = venv.memory_bytes()
-    del venv, obs, info
+    """Memory of a VecEnv of ``n`` envs besides its output arrays, after
+    ``steps`` rollout steps (so that histories have grown), measured in a
+    fresh process: the Rust accounting (``memory_bytes``) and the growth of
+    the process's resident memory minus the output arrays."""
+    import subprocess
+
+    r = subprocess.run(
+        [sys.executable, "-c", _MEMORY_PROBE, game_id, str(n), str(steps)], capture_output=True, text=True, check=True
+    )
+    m = json.loads(r.stdout)
     return {
-        "accounted_mib": accounted / 2**20,
-        "rss_delta_mib": max(0, after - before) / 2**20,
-        "outputs_mib": outputs / 2**20,
+        "accounted_mib": m["accounted"] / 2**20,
+        "rss_minus_outputs_mib": max(0, m["rss_delta"] - m["outputs"]) / 2**20,
+        "outputs_mib": m["outputs"] / 2**20,
     }
 
 
@@ -407,55 +421,59 @@ def print_report(results: list[GameResult], bandwidth: float, args: argparse.Nam
     )
     print("# steps/s = env decisions per second (N envs x calls / s)")
     print()
-    head = f"{'game':<12} {'what':<26}" + "".join(f"{'N=' + str(n):>10}" for n in ns)
+    head = f"{'game':<14} {'what':<26}" + "".join(f"{'N=' + str(n):>10}" for n in ns)
     for r in results:
         print(head)
         print("-" * len(head))
-        print(f"{r.game:<12} {'Env.step (Python loop)':<26}{human(r.env_loop):>10}")
+        print(f"{r.game:<14} {'Env.step (Python loop)':<26}{human(r.env_loop):>10}")
         for what, row in r.rows.items():
-            print(f"{'':<12} {what:<26}" + "".join(f"{human(row.get(n)):>10}" for n in ns))
+            print(f"{'':<14} {what:<26}" + "".join(f"{human(row.get(n)):>10}" for n in ns))
         if r.step_copy_true is not None:
-            print(f"{'':<12} {f'VecEnv.step copy=True t={t_max}':<26}" + "".join(
+            print(f"{'':<14} {f'VecEnv.step copy=True t={t_max}':<26}" + "".join(
                 f"{human(r.step_copy_true) if n == args.copy_point else '':>10}" for n in ns))
         for what, v in r.anchors.items():
-            print(f"{'':<12} {what:<26}{human(v):>10}")
+            print(f"{'':<14} {what:<26}{human(v):>10}")
         print()
 
-    print("Summary (t = threads; ceiling = copy bandwidth / bytes per env-step)")
+    print("Summary (t = threads; ceiling = copy bandwidth / bytes per env-step; %ceil = rollout at N>=1024 / ceiling;")
+    print(f"         step = VecEnv.step with numpy-sampled actions at N={args.key_n}; step/roll = worst rollout/step ratio at N>=1024)")
     cols = (
-        f"{'game':<12}{'A':>6}{'obs':>6}{'B/step':>8}{'ceiling':>9}{f'rollout t{t_max}':>11}{'%ceil':>7}"
-        f"{f'step N{args.key_n}':>11}{'step/roll':>10}{'best anchor':>13}{'roll/anc':>9}{'step/anc':>9}"
+        f"{'game':<14}{'A':>5}{'obs':>6}{'B/step':>7}{'ceiling':>9}{f'roll t{t_max} best':>14}{'roll N>=1k':>11}{'%ceil':>6}"
+        f"{'step':>9}{'step/roll':>10}{'best anchor':>12}{'roll/anc':>9}{'step/anc':>9}"
     )
     print(cols)
     print("-" * len(cols))
     for r in results:
         big = [n for n in ns if n >= 1024] or [max(ns)]
-        roll = max(r.rows[f"rollout t={t_max}"][n] for n in ns)
+        rolls = r.rows[f"rollout t={t_max}"]
+        steps = r.rows[f"VecEnv.step t={t_max}"]
+        roll = max(rolls[n] for n in ns)
+        roll_big = max(rolls[n] for n in big)
         ceiling = bandwidth / r.bytes_per_step
-        step_key = r.rows[f"VecEnv.step t={t_max}"].get(args.key_n)
-        worst = max(r.rows[f"rollout t={t_max}"][n] / r.rows[f"VecEnv.step t={t_max}"][n] for n in big)
+        step_key = steps.get(args.key_n)
+        worst = max(rolls[n] / steps[n] for n in big)
         anchor = max(r.anchors.values()) if r.anchors else None
         print(
-            f"{r.game:<12}{r.num_actions:>6}{r.obs_len:>6}{r.bytes_per_step:>8}{human(ceiling):>9}{human(roll):>11}"
-            f"{100 * roll / ceiling:>6.0f}%{human(step_key):>11}{ratio(worst):>10}"
-            f"{human(anchor):>13}{ratio(roll / anchor if anchor else None):>9}"
+            f"{r.game:<14}{r.num_actions:>5}{r.obs_len:>6}{r.bytes_per_step:>7}{human(ceiling):>9}{human(roll):>14}"
+            f"{human(roll_big):>11}{100 * roll_big / ceiling:>5.0f}%{human(step_key):>9}{ratio(worst):>10}"
+            f"{human(anchor):>12}{ratio(roll / anchor if anchor else None):>9}"
             f"{ratio(step_key / anchor if anchor and step_key else None):>9}"
         )
     if any(r.memory for r in results):
         print()
         print(f"Memory of a VecEnv of {args.memory_envs} envs besides its output arrays (after {args.memory_steps} steps)")
-        print(f"{'game':<12}{'accounted MiB':>15}{'RSS growth MiB':>16}{'outputs MiB':>13}")
+        print(f"{'game':<14}{'accounted MiB':>15}{'RSS growth - outputs MiB':>26}{'outputs MiB':>13}")
         for r in results:
             if r.memory:
                 m = r.memory
-                print(f"{r.game:<12}{m['accounted_mib']:>15.1f}{m['rss_delta_mib']:>16.1f}{m['outputs_mib']:>13.1f}")
+                print(f"{r.game:<14}{m['accounted_mib']:>15.1f}{m['rss_minus_outputs_mib']:>26.1f}{m['outputs_mib']:>13.1f}")
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="smoke run: tiny sizes, about a second per game, no Pgx")
     p.add_argument("--games", default="", help="comma-separated game ids (default: all)")
-    p.add_argument("--seconds", type=float, default=None, help="timed seconds per measurement (default 0.6)")
+    p.add_argument("--seconds", type=float, default=None, help="timed seconds per measurement (default 0.75)")
     p.add_argument("--ns", default=None, help="comma-separated num_envs (default 1,64,1024,4096)")
     p.add_argument("--threads", default=None, help="comma-separated thread counts (default 1,2)")
     p.add_argument("--no-anchors", action="store_true", help="skip OpenSpiel and Pgx")
@@ -473,7 +491,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         args.memory_envs, args.memory_steps = 64, 20
         bw_mib = 8
     else:
-        clock = Clock(budget=args.seconds or 0.6, repeats=3)
+        clock = Clock(budget=args.seconds or 0.75, repeats=5)
         args.ns = [int(x) for x in (args.ns or ",".join(map(str, NS))).split(",")]
         args.threads = [int(x) for x in (args.threads or ",".join(map(str, THREADS))).split(",")]
         args.memory_envs, args.memory_steps = 4096, 300

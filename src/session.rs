@@ -99,55 +99,57 @@ pub enum Outcome {
 
 /// How often each repetition key occurred at a turn boundary: an
 /// open-addressing table, O(1) per turn (scanning a history would cost a
-/// game's length per turn). Slots with count 0 are empty; the length is 0 or
-/// a power of two, at most half full.
+/// game's length per turn), at most 7/8 full, 9 bytes a slot. Counts
+/// saturate at 3 (the third occurrence ends the game); count 0 is an empty slot.
 #[derive(Clone, Debug, Default)]
 struct Repetitions {
-    slots: Vec<(u64, u32)>,
+    keys: Vec<u64>,
+    counts: Vec<u8>,
     len: usize,
 }
 
 impl Repetitions {
     fn clear(&mut self) {
         if self.len > 0 {
-            self.slots.fill((0, 0));
+            self.counts.fill(0);
             self.len = 0;
         }
     }
 
-    /// Counts one more occurrence of `key`; returns its count.
+    /// Counts one more occurrence of `key`; returns its count (at most 3).
     fn add(&mut self, key: u64) -> u32 {
-        if (self.len + 1) * 2 > self.slots.len() {
-            let size = (self.slots.len() * 2).max(16);
-            let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
-            for (k, c) in old.into_iter().filter(|&(_, c)| c > 0) {
+        if (self.len + 1) * 8 > self.keys.len() * 7 {
+            let size = (self.keys.len() * 2).max(16);
+            let keys = std::mem::replace(&mut self.keys, vec![0; size]);
+            let counts = std::mem::replace(&mut self.counts, vec![0; size]);
+            for (k, c) in keys.into_iter().zip(counts).filter(|&(_, c)| c > 0) {
                 let i = self.slot(k);
-                self.slots[i] = (k, c);
+                self.keys[i] = k;
+                self.counts[i] = c;
             }
         }
         let i = self.slot(key);
-        let slot = &mut self.slots[i];
-        if slot.1 == 0 {
-            *slot = (key, 0);
+        if self.counts[i] == 0 {
+            self.keys[i] = key;
             self.len += 1;
         }
-        slot.1 += 1;
-        slot.1
+        self.counts[i] = (self.counts[i] + 1).min(3);
+        self.counts[i] as u32
     }
 
     /// The index of `key`'s slot, or of the empty slot where it belongs.
     fn slot(&self, key: u64) -> usize {
-        let mask = self.slots.len() - 1;
-        // Keys are hashes already; the multiply only spreads weak ones.
-        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
-        while self.slots[i].1 != 0 && self.slots[i].0 != key {
+        let mask = self.keys.len() - 1;
+        // Keys may be small integers as well as hashes: spread them.
+        let mut i = (crate::core::splitmix64(key) >> 32) as usize & mask;
+        while self.counts[i] != 0 && self.keys[i] != key {
             i = (i + 1) & mask;
         }
         i
     }
 
     fn heap_bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<(u64, u32)>()
+        self.keys.capacity() * std::mem::size_of::<u64>() + self.counts.capacity()
     }
 }
 
@@ -502,10 +504,10 @@ mod tests {
             reps.clear();
             let mut seen = Vec::new();
             for _ in 0..500 {
-                // Few distinct keys, some of them 0, so that keys repeat.
+                // Few distinct small keys (0 among them), so that keys repeat.
                 let key = rng.random_range(0..120u64) * (round + 1);
                 seen.push(key);
-                let want = seen.iter().filter(|&&k| k == key).count() as u32;
+                let want = (seen.iter().filter(|&&k| k == key).count() as u32).min(3);
                 assert_eq!(reps.add(key), want);
             }
         }

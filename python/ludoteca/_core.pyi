@@ -180,13 +180,18 @@ class VecEnv:
         action is ignored) and report it as it stands, with zero rewards and
         no flags. ``ludoteca.gym`` uses it to play the opponent's turns."""
     def rollout(self, steps: int, policy: str = "random") -> dict[str, int]:
-        """Plays ``steps`` random legal decisions per env in Rust; returns totals."""
+        """Plays ``steps`` random legal decisions per env in Rust (every env
+        advances one decision per step, observations and masks written as by
+        ``step``); returns totals: steps, terminated, truncated, wins_p0,
+        wins_p1, draws. The returned arrays of a ``copy=False`` env hold the
+        last step's outputs afterwards."""
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """One uniformly random legal action per env (chance nodes: an outcome
         by its probability), from each env's own seeded generator (the one
         ``rollout`` uses); int64, shape (num_envs,)."""
     def memory_bytes(self) -> int:
-        """Bytes the batch holds besides its output arrays."""
+        """Bytes the batch holds besides its output arrays (envs, legal-mask
+        bitsets, repetition tables, buffers; not heap memory inside game states)."""
     def state(self, index: int) -> State:
         """A copy of env ``index``'s state."""
     def env_seeds(self) -> list[int]:

@@ -396,8 +396,10 @@ impl PyVecEnv {
     }
 
     /// Plays `steps` decisions in every env with uniformly random legal
-    /// actions chosen in Rust (chance nodes by their probabilities). Returns
-    /// totals: steps, terminated, truncated, wins_p0, wins_p1, draws.
+    /// actions chosen in Rust (chance nodes by their probabilities): each
+    /// step advances every env once and writes observations and masks as
+    /// `step` does, so it measures what a training loop gets. Returns totals:
+    /// steps, terminated, truncated, wins_p0, wins_p1, draws.
     #[pyo3(signature = (steps, policy = "random"))]
     fn rollout<'py>(&mut self, py: Python<'py>, steps: i64, policy: &str) -> PyResult<Bound<'py, PyDict>> {
         if policy != "random" {

@@ -337,11 +337,7 @@ impl Rules for Backgammon {
 
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {
         match s.phase {
-            Phase::Move => {
-                for (i, m) in mask.iter_mut().enumerate() {
-                    *m = mask_has(&s.mask, i);
-                }
-            }
+            Phase::Move => crate::core::bits_to_mask(&s.mask, mask),
             Phase::Opening => mask.copy_from_slice(&self.opening_mask),
             Phase::ToRoll => mask.copy_from_slice(&self.roll_mask),
             Phase::Over => mask.fill(false),
