@@ -18,7 +18,7 @@ import ludoteca
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYDEPS = os.path.join(ROOT, ".pydeps", "py_draughts")
 
-CASES = [("international", 6, 167140, 7, 1049442), ("brazilian", 5, 37628, 7, 187302)]
+CASES = [("international", 6, 167140, 7, 1049442), ("brazilian", 6, 37628, 7, 187302)]
 
 PY_DRAUGHTS = r"""
 import json, sys, time

@@ -11,7 +11,7 @@
 
 use super::board::{Board, Square};
 use super::preset::{Draws, Huff};
-use super::rules::{bit, DraughtsRules, State, ONGOING};
+use super::rules::{bit, DraughtsRules, State};
 use crate::error::{GameError, Result};
 
 fn list(r: &DraughtsRules, b: &Board, colour: char) -> String {
@@ -180,21 +180,7 @@ pub fn parse(r: &DraughtsRules, text: &str) -> Result<State> {
         c => return Err(ps.err(format!("side to move must be B or W, got {c:?}"))),
     };
     let board = ps.placement("pieces", rest)?;
-    let mut s = State {
-        board,
-        side: side as u8,
-        result: ONGOING,
-        huff: 0,
-        force: None,
-        must_capture: false,
-        shuffle: [[(0, 0); 2]; 2],
-        shuffle_len: [0; 2],
-        k: None,
-        huffed: None,
-        cap: None,
-        jumped: 0,
-        capturers: 0,
-    };
+    let mut s = State::fresh(board, side as u8);
     let mut seen: Vec<&str> = Vec::new();
     let mut k_given = false;
     let mut c_field = None;

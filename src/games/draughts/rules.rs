@@ -52,6 +52,27 @@ pub struct State {
     pub capturers: u64,
 }
 
+impl State {
+    /// A turn-boundary state with `side` to move and no pending soplo, counters or history.
+    pub fn fresh(board: Board, side: u8) -> State {
+        State {
+            board,
+            side,
+            result: ONGOING,
+            huff: 0,
+            force: None,
+            must_capture: false,
+            shuffle: [[(0, 0); 2]; 2],
+            shuffle_len: [0; 2],
+            k: None,
+            huffed: None,
+            cap: None,
+            jumped: 0,
+            capturers: 0,
+        }
+    }
+}
+
 /// A decoded decision.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -568,21 +589,7 @@ impl DraughtsRules {
             board.men[1] |= bit(g.bit_of[i]);
             board.men[0] |= bit(g.bit_of[g.n as usize - 1 - i]);
         }
-        let mut s = State {
-            board,
-            side: first as u8,
-            result: ONGOING,
-            huff: 0,
-            force: None,
-            must_capture: false,
-            shuffle: [[(0, 0); 2]; 2],
-            shuffle_len: [0; 2],
-            k: None,
-            huffed: None,
-            cap: None,
-            jumped: 0,
-            capturers: 0,
-        };
+        let mut s = State::fresh(board, first as u8);
         self.refresh(&mut s);
         s
     }
