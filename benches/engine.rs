@@ -48,12 +48,15 @@ fn rate(time: Duration, mut run: impl FnMut(usize) -> u64) -> f64 {
     }
 }
 
-/// The first position block of the game's perft table (default options
-/// only): its position (`None` for the start) and its `(depth, count)` rows.
-fn first_perft_block(id: &str) -> Option<(Option<String>, Vec<(u32, u64)>)> {
+/// A perft table block: its position (`None` for the start) and its
+/// `(depth, count)` rows.
+type PerftBlock = (Option<String>, Vec<(u32, u64)>);
+
+/// The first position block of the game's perft table (default options only).
+fn first_perft_block(id: &str) -> Option<PerftBlock> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/perft/{id}.txt"));
     let text = std::fs::read_to_string(path).ok()?;
-    let mut block: Option<(Option<String>, Vec<(u32, u64)>)> = None;
+    let mut block: Option<PerftBlock> = None;
     for line in text.lines().map(|l| l.split('#').next().unwrap().trim()) {
         let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
         match cmd {
@@ -91,7 +94,7 @@ fn main() {
     let wanted: Vec<&str> = args
         .iter()
         .enumerate()
-        .filter(|(i, a)| !a.starts_with("--") && !(*i > 0 && ["--profile", "--envs"].contains(&args[i - 1].as_str())))
+        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || !["--profile", "--envs"].contains(&args[i - 1].as_str())))
         .map(|(_, s)| s.as_str())
         .collect();
     let envs: usize = args.iter().position(|a| a == "--envs").map_or(1024, |i| args[i + 1].parse().expect("--envs N"));

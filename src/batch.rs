@@ -234,7 +234,7 @@ pub trait DynBatch: Send + Sync {
 }
 
 /// Keeps the random policy's stream apart from the game's dice stream.
-const POLICY_SALT: u64 = 0x5EED_0F_0011_C7A5;
+const POLICY_SALT: u64 = 0x005E_ED0F_0011_C7A5;
 
 struct Env<S> {
     session: Session<S>,
