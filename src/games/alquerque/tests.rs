@@ -399,7 +399,8 @@ fn actions_are_encoded_from_the_movers_point_of_view() {
     // Mulá captures count every point travelled: a1 x d4 -> f6 is 5 steps NE.
     let r = z(Immediate);
     let s = pos(&r, "w8/9/9/9/9/3w5/9/9/B8 b");
-    assert_eq!(r.parse_turn(&s, "a1xf6").unwrap()[0], Action(0 * 64 + 8 + 4));
+    // point 0 (a1), direction NE (1), 5 steps: 0*64 + 1*8 + 4
+    assert_eq!(r.parse_turn(&s, "a1xf6").unwrap()[0], Action(8 + 4));
 }
 
 #[test]
