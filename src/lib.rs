@@ -16,6 +16,7 @@ pub mod options;
 pub mod registry;
 pub mod session;
 pub mod testing;
+pub mod text;
 #[cfg(test)]
 mod toy;
 

@@ -19,31 +19,18 @@ impl Alquerque {
     pub(super) fn format_position(&self, s: &State) -> String {
         let mut out = String::with_capacity(120);
         for r in (0..9).rev() {
-            let mut empty = 0;
-            for f in 0..9 {
-                let p = Point::new(f, r);
-                if !self.geo.contains(p) {
-                    continue;
-                }
-                let c = match s.piece_at(p) {
-                    None => {
-                        empty += 1;
-                        continue;
-                    }
-                    Some((Player::P0, false)) => 'b',
-                    Some((Player::P0, true)) => 'B',
-                    Some((Player::P1, false)) => 'w',
-                    Some((Player::P1, true)) => 'W',
-                };
-                if empty > 0 {
-                    out.push((b'0' + empty) as char);
-                    empty = 0;
-                }
-                out.push(c);
-            }
-            if empty > 0 {
-                out.push((b'0' + empty) as char);
-            }
+            let points = (0..9).map(|f| Point::new(f, r)).filter(|&p| self.geo.contains(p));
+            crate::text::push_rank(
+                &mut out,
+                points.map(|p| {
+                    s.piece_at(p).map(|piece| match piece {
+                        (Player::P0, false) => 'b',
+                        (Player::P0, true) => 'B',
+                        (Player::P1, false) => 'w',
+                        (Player::P1, true) => 'W',
+                    })
+                }),
+            );
             if r > 0 {
                 out.push('/');
             }

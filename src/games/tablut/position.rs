@@ -23,28 +23,18 @@ use crate::error::{GameError, Result};
 pub fn format(s: &State) -> String {
     let mut out = String::with_capacity(48);
     for rank in (0..SIZE).rev() {
-        let mut empty = 0;
-        for file in 0..SIZE {
-            let sq = rank * SIZE + file;
-            let c = if s.king as usize == sq {
-                'K'
+        let cell = |sq: usize| {
+            if s.king as usize == sq {
+                Some('K')
             } else if s.swedes & bit(sq) != 0 {
-                'S'
+                Some('S')
             } else if s.muscovites & bit(sq) != 0 {
-                'M'
+                Some('M')
             } else {
-                empty += 1;
-                continue;
-            };
-            if empty > 0 {
-                out.push((b'0' + empty) as char);
-                empty = 0;
+                None
             }
-            out.push(c);
-        }
-        if empty > 0 {
-            out.push((b'0' + empty) as char);
-        }
+        };
+        crate::text::push_rank(&mut out, (0..SIZE).map(|file| cell(rank * SIZE + file)));
         if rank > 0 {
             out.push('/');
         }
