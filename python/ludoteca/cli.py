@@ -17,6 +17,7 @@ import time
 from typing import Any, Callable, Sequence, TextIO
 
 from ._core import Game, State, game_info, games
+from .arena import cli as arena_cli
 from .errors import LudotecaError
 
 
@@ -149,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--position", default=None, help="position string (default: the initial position)")
     perft.add_argument("--seed", type=int, default=0, help="seed of the initial position")
     perft.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+    arena_cli.add_arguments(sub.add_parser("arena", help="a tournament of agents with ratings (docs/arena.md)"))
     return p
 
 
@@ -158,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "list":
             return cmd_list(args, sys.stdout)
+        if args.command == "arena":
+            return arena_cli.run(args, sys.stdout)
         if args.command == "play":
             return cmd_play(args, sys.stdout)
         return cmd_perft(args, sys.stdout)

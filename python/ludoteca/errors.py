@@ -18,6 +18,10 @@ __all__ = [
     "PositionError",
     "MoveError",
     "GameOverError",
+    "EngineError",
+    "EngineRulesError",
+    "EngineCrashError",
+    "EngineTimeoutError",
 ]
 
 
@@ -55,3 +59,35 @@ class MoveError(LudotecaValueError):
 
 class GameOverError(LudotecaValueError, RuntimeError):
     """An action applied to a finished game (call ``reset()`` first)."""
+
+
+class EngineError(LudotecaError, RuntimeError):
+    """An engine behind an agent (gnubg, py-draughts, a Hub engine) failed; not the caller's input."""
+
+
+class EngineRulesError(EngineError):
+    """An engine and ludoteca disagree on the rules: the engine played a move ludoteca does not
+    list as legal, or refused a move ludoteca lists as legal.
+
+    Carries ``game_id``, ``position`` (ludoteca's position string before the move), ``move``
+    (as the engine or ludoteca wrote it), ``legal`` (ludoteca's legal moves there) and
+    ``engine`` (its name), so that the disagreement can be replayed.
+    """
+
+    def __init__(self, message: str, *, game_id: str, position: str, move: str, legal: list[str], engine: str) -> None:
+        super().__init__(
+            f"{engine} in {game_id} at {position!r}: {message} (move {move!r}; ludoteca's legal moves: {', '.join(legal)})"
+        )
+        self.game_id = game_id
+        self.position = position
+        self.move = move
+        self.legal = legal
+        self.engine = engine
+
+
+class EngineCrashError(EngineError):
+    """The engine's process died (its exit code and the end of its error output are in the message)."""
+
+
+class EngineTimeoutError(EngineError, TimeoutError):
+    """The engine did not answer within its time limit (its process was killed)."""

@@ -113,6 +113,8 @@ def apply_choice(state: State, choice: Choice) -> None:
 # Imported lazily so that naming an agent never imports an optional dependency it does not need.
 AGENTS: dict[str, str] = {
     "random": "ludoteca.agents:RandomAgent",
+    "gnubg": "ludoteca.agents.gnubg:GnubgAgent",
+    "pydraughts": "ludoteca.agents.pydraughts:PyDraughtsAgent",
 }
 
 

@@ -1,0 +1,119 @@
+"""The py-draughts side of ``PyDraughtsAgent``, run in its own process.
+
+Why a process: py-draughts and pydraughts both install a top-level module
+``draughts`` (so py-draughts may live in its own folder, put first on this
+process's path), and an engine that crashes or hangs (a Hub engine, a search
+that never returns) must not take the arena with it: the parent kills this
+process group when an answer is late.
+
+Protocol: one JSON object per line on stdin, one answer per line on the
+original stdout (Python's ``sys.stdout`` is sent to stderr so that nothing
+else can corrupt the channel). Commands: ``init``, ``new``, ``push``, ``go``,
+``quit``; every answer has ``ok``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from typing import Any
+
+BOARDS = {"international": "StandardBoard", "russian": "RussianBoard", "brazilian": "BrazilianBoard"}
+
+
+def canonical(fen: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """Side to move and the two piece lists of a PDN FEN, order-free (kings keep their K)."""
+    fen = fen.strip()
+    if fen.startswith("[FEN"):
+        fen = fen.split('"')[1]
+    side, *lists = fen.split(":")
+    pieces: dict[str, list[str]] = {"W": [], "B": []}
+    for part in lists:
+        if part and part[0] in pieces:
+            pieces[part[0]].extend(x for x in part[1:].split(",") if x)
+    return side[:1], tuple(sorted(pieces["W"])), tuple(sorted(pieces["B"]))
+
+
+class Worker:
+    def __init__(self) -> None:
+        self.board: Any = None
+        self.engine: Any = None
+        self.draughts: Any = None
+
+    def init(self, msg: dict[str, Any]) -> dict[str, Any]:
+        path = msg.get("path")
+        if path:
+            sys.path.insert(0, path)
+        import draughts
+
+        if not hasattr(draughts, "StandardBoard"):
+            return {"ok": False, "error": f"the module 'draughts' at {getattr(draughts, '__file__', '?')} is not py-draughts (pydraughts installs the same name); pass path= or set LUDOTECA_PY_DRAUGHTS to py-draughts' folder"}
+        self.draughts = draughts
+        self.board_class = getattr(draughts, BOARDS[msg["variant"]])
+        engine, depth, time_limit = msg["engine"], msg.get("depth"), msg.get("time")
+        if engine == "turbo":
+            self.engine = draughts.TurboEngine(depth_limit=depth, time_limit=time_limit)
+        elif engine == "simple":
+            self.engine = draughts.SimpleEngine(depth_limit=depth if depth is not None else 64, time_limit=time_limit)
+        else:
+            self.engine = draughts.HubEngine(engine, time_limit=time_limit if time_limit is not None else 1.0, depth_limit=depth)
+            self.engine.start()
+        return {"ok": True, "version": draughts.__version__, "engine": type(self.engine).__name__}
+
+    def new(self, msg: dict[str, Any]) -> dict[str, Any]:
+        self.board = self.board_class.from_fen(msg["fen"])
+        if canonical(self.board.fen) != canonical(msg["fen"]):
+            return {"ok": False, "kind": "position", "error": f"py-draughts read {msg['fen']!r} as {self.board.fen!r}"}
+        new_game = getattr(self.engine, "new_game", None)
+        if callable(new_game):
+            new_game()
+        return {"ok": True, "fen": self.board.fen}
+
+    def push(self, msg: dict[str, Any]) -> dict[str, Any]:
+        target = canonical(msg["fen"])
+        legal = list(self.board.legal_moves)
+        for move in legal:
+            self.board.push(move)
+            if canonical(self.board.fen) == target:
+                return {"ok": True, "move": str(move)}
+            self.board.pop()
+        return {"ok": False, "kind": "refused", "legal": [str(m) for m in legal], "fen": self.board.fen}
+
+    def go(self, msg: dict[str, Any]) -> dict[str, Any]:
+        before = self.board.fen
+        try:
+            move = self.engine.get_best_move(self.board)
+        except ValueError as e:  # py-draughts' own check of an engine's move (HubEngine)
+            return {"ok": False, "kind": "illegal", "error": str(e), "fen": before}
+        if move not in list(self.board.legal_moves):
+            return {"ok": False, "kind": "illegal", "error": f"{move} is not among py-draughts' legal moves", "fen": before}
+        self.board.push(move)
+        return {"ok": True, "move": str(move), "fen": self.board.fen}
+
+    def quit(self, msg: dict[str, Any]) -> dict[str, Any]:
+        quit_engine = getattr(self.engine, "quit", None)
+        if callable(quit_engine):
+            quit_engine()
+        return {"ok": True}
+
+
+def main() -> None:
+    channel = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
+    sys.stdout = sys.stderr
+    worker = Worker()
+    for line in sys.stdin:
+        msg = json.loads(line)
+        cmd = msg.get("cmd")
+        try:
+            answer = getattr(worker, cmd)(msg)
+        except Exception as e:  # reported to the parent as an engine error, with the traceback
+            answer = {"ok": False, "kind": "error", "error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()}
+        channel.write(json.dumps(answer) + "\n")
+        if cmd == "quit":
+            break
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,403 @@
+"""Matches and tournaments: pairings, colours, openings, parallel games, results and ratings."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import sys
+import threading
+import time
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+from ..agents import make_agent
+from ..errors import OptionError
+from .play import AgentSpec, GameLike, _agent_name, arena_game, make_openings, play_game, read_openings
+from .ratings import PairCounts, RatingError, fit_ratings, mean_interval, score_interval, wilson_interval
+
+__all__ = ["play_match", "tournament", "summarize"]
+
+Openings = Union[int, str, "os.PathLike[str]", Sequence[str]]
+
+
+def _unique_names(agents: Sequence[AgentSpec]) -> list[str]:
+    names: list[str] = []
+    for i, a in enumerate(agents):
+        base = _agent_name(a, f"agent{i}")
+        name, k = base, 2
+        while name in names:
+            name, k = f"{base}#{k}", k + 1
+        names.append(name)
+    return names
+
+
+def _resolve_openings(game: Any, openings: Openings, count: int, seed: int) -> tuple[list[str], dict[str, Any]]:
+    if isinstance(openings, int):
+        return make_openings(game, count, openings, seed), {"kind": "random", "plies": openings, "count": count}
+    if isinstance(openings, (str, os.PathLike)):
+        if isinstance(openings, str) and openings.isdigit():
+            return _resolve_openings(game, int(openings), count, seed)
+        positions = read_openings(game, openings)
+        return positions, {"kind": "file", "path": str(openings), "count": len(positions)}
+    positions = [str(p) for p in openings]
+    for p in positions:
+        game.state_from_string(p)
+    if not positions:
+        raise OptionError("openings: an empty list of positions")
+    return positions, {"kind": "list", "count": len(positions)}
+
+
+def _tasks(pairs: Sequence[tuple[int, int]], games: int) -> list[dict[str, Any]]:
+    """Game k of a pairing uses opening k // 2; even k: the first agent is player 0, odd k: swapped."""
+    out = []
+    for p, (i, j) in enumerate(pairs):
+        for k in range(games):
+            players = (i, j) if k % 2 == 0 else (j, i)
+            out.append({"pair": p, "index": k, "opening": k // 2, "players": players})
+    return out
+
+
+def _run_tasks(
+    worker: int,
+    tasks: Sequence[dict[str, Any]],
+    specs: Sequence[AgentSpec],
+    names: Sequence[str],
+    game: Any,
+    openings: Sequence[str],
+    seed: int,
+    time_limit: Optional[float],
+    emit: Callable[[dict[str, Any]], None],
+) -> None:
+    g = arena_game(game)
+    agents: dict[int, Any] = {}
+    for t in tasks:
+        for i in t["players"]:
+            if i not in agents:
+                agents[i] = make_agent(specs[i], game_id=g.id, seed=seed * 7919 + 1000 * i + worker)
+        o = t["opening"]
+        rec = play_game(
+            g,
+            [agents[i] for i in t["players"]],
+            start=openings[o % len(openings)],
+            seed=seed * 1_000_003 + o,
+            names=[names[i] for i in t["players"]],
+            time_limit=time_limit,
+        )
+        rec.update(pair=t["pair"], round=t["index"], opening=o)
+        emit(rec)
+    for a in agents.values():
+        close = getattr(a, "close", None)
+        if callable(close):
+            close()
+
+
+def _process_main(worker: int, args: tuple[Any, ...], out: Any) -> None:
+    def emit(rec: dict[str, Any]) -> None:
+        out.put(("game", worker, rec))
+
+    try:
+        _run_tasks(worker, *args, emit=emit)
+    except BaseException as e:  # reported to the parent, which records the games left unplayed
+        out.put(("error", worker, f"{type(e).__name__}: {e}"))
+        return
+    out.put(("done", worker, None))
+
+
+class _Progress:
+    """tqdm when installed, else one line rewritten on stderr; shows running scores."""
+
+    def __init__(self, total: int, desc: str, enabled: bool) -> None:
+        self.total, self.done, self.enabled = total, 0, enabled
+        self.bar: Any = None
+        self.last = 0.0
+        if enabled:
+            try:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=total, desc=desc, unit="game", leave=True)
+            except ImportError:
+                self.desc = desc
+
+    def update(self, scores: Mapping[str, float], played: Mapping[str, int]) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        text = " ".join(f"{n} {scores[n]:g}/{played[n]}" for n in scores)
+        if self.bar is not None:
+            self.bar.set_postfix_str(text, refresh=False)
+            self.bar.update(1)
+            return
+        now = time.monotonic()
+        if now - self.last > 1.0 or self.done == self.total:
+            self.last = now
+            sys.stderr.write(f"\r{self.desc}: {self.done}/{self.total} games  {text}")
+            if self.done == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def summarize(
+    records: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    pairs: Sequence[tuple[int, int]],
+    anchor: Optional[str] = None,
+    prior: float = 1.0,
+) -> dict[str, Any]:
+    """Per-pair results with intervals and the ratings, from game records (plain data)."""
+    per_pair: list[dict[str, Any]] = []
+    for p, (i, j) in enumerate(pairs):
+        a, b = names[i], names[j]
+        w = d = lo = void = 0
+        points: list[float] = []
+        reasons: dict[str, int] = {}
+        for r in records:
+            if r.get("pair") != p:
+                continue
+            if r["termination"] == "void":
+                void += 1
+                continue
+            side = 0 if r["players"][0] == a else 1
+            mine, theirs = r["returns"][side], r["returns"][1 - side]
+            points.append(mine)
+            if mine > theirs:
+                w += 1
+            elif mine < theirs:
+                lo += 1
+            else:
+                d += 1
+            if r["termination"] == "forfeit":
+                reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+        n = w + d + lo
+        per_pair.append(
+            {
+                "a": a,
+                "b": b,
+                "games": n,
+                "wins": w,
+                "draws": d,
+                "losses": lo,
+                "void": void,
+                "forfeits": reasons,
+                "win_rate": [w / n if n else 0.0, *wilson_interval(w, n)],
+                "draw_rate": [d / n if n else 0.0, *wilson_interval(d, n)],
+                "loss_rate": [lo / n if n else 0.0, *wilson_interval(lo, n)],
+                "score": score_interval(w, d, lo),
+                "points_per_game": mean_interval(points),
+            }
+        )
+    counts = [PairCounts(x["a"], x["b"], x["wins"], x["draws"], x["losses"]) for x in per_pair if x["games"]]
+    if anchor is None:
+        anchor = next((n for n in names if n.split(":")[0] == "random"), names[0])
+    ratings: dict[str, Any]
+    try:
+        ratings = fit_ratings(counts, anchor=anchor, prior=prior) if counts else {"error": "no games"}
+    except RatingError as e:
+        ratings = {"error": str(e)}
+    checks: dict[str, dict[str, int]] = {}
+    for r in records:
+        for name, c in zip(r["players"], r.get("checks", [{}, {}])):
+            for k, v in c.items():
+                checks.setdefault(name, {}).setdefault(k, 0)
+                checks[name][k] += v
+    errors = [
+        {"pair": r.get("pair"), "round": r.get("round"), "players": r["players"], "termination": r["termination"], "reason": r["reason"], **(r["error"] or {})}
+        for r in records
+        if r.get("error")
+    ]
+    return {"pairs": per_pair, "ratings": ratings, "engine_checks": checks, "errors": errors}
+
+
+def tournament(
+    game: GameLike,
+    agents: Sequence[AgentSpec],
+    games: int = 10,
+    openings: Openings = 0,
+    gauntlet: Optional[Union[int, str]] = None,
+    jobs: int = 1,
+    seed: int = 0,
+    time_limit: Optional[float] = None,
+    options: Optional[Mapping[str, Any]] = None,
+    executor: str = "process",
+    progress: bool = False,
+    anchor: Optional[str] = None,
+    prior: float = 1.0,
+    out: Optional[Union[str, "os.PathLike[str]"]] = None,
+) -> dict[str, Any]:
+    """Round robin (or a gauntlet) of ``agents`` in ``game``; returns the summary as plain data.
+
+    * ``games`` per pairing, colours alternated; game ``k`` starts from opening
+      ``k // 2``, so both colours play each opening with the same dice.
+    * ``openings``: ``K`` (int) = the initial position after K random turns
+      (``K = 0``: the initial position of each opening's seed), a path to a file
+      of position strings (one per line), or a list of position strings.
+    * ``gauntlet``: an agent (index or name) that plays every other agent;
+      the others do not play each other.
+    * ``jobs`` > 1 plays games in parallel: ``executor="process"`` (agents
+      built in each worker from their specs; objects must pickle) or
+      ``"thread"`` (for agents that release the GIL). Each worker plays a fixed
+      share of the games, so results are reproducible for a given ``jobs``.
+    * ``time_limit``: seconds per move (see ``play_game``).
+    * ``anchor``: the agent rated 0 (default: ``random`` if playing, else the
+      first); ``prior``: virtual draws per pairing (see ``ratings``).
+    * ``out``: a folder for ``summary.json``, ``games.pdn`` (every game, one move
+      per line), ``games.jsonl`` and ``ratings.png`` (matplotlib installed).
+
+    Summary keys: ``game``, ``options``, ``agents``, ``games_per_pair``,
+    ``openings``, ``seed``, ``jobs``, ``seconds``, ``pairs`` (W/D/L with 95 %
+    intervals, score, points per game), ``ratings``, ``engine_checks``,
+    ``errors``, and ``records`` (every game record).
+    """
+    g = arena_game(game, options)
+    if len(agents) < 2:
+        raise OptionError(f"a tournament needs at least two agents, got {len(agents)}")
+    if games < 1:
+        raise OptionError(f"games per pairing must be >= 1, got {games}")
+    if jobs < 1:
+        raise OptionError(f"jobs must be >= 1, got {jobs}")
+    if executor not in ("process", "thread"):
+        raise OptionError(f"executor must be 'process' or 'thread', got {executor!r}")
+    names = _unique_names(agents)
+    # Build each agent once here: a wrong spec fails now, not inside a worker.
+    for i, a in enumerate(agents):
+        if isinstance(a, str):
+            built = make_agent(a, game_id=g.id, seed=seed)
+            close = getattr(built, "close", None)
+            if callable(close):
+                close()
+    n = len(agents)
+    if gauntlet is not None:
+        gi = gauntlet if isinstance(gauntlet, int) else names.index(gauntlet) if gauntlet in names else -1
+        if not 0 <= gi < n:
+            raise OptionError(f"gauntlet agent {gauntlet!r} is not among the agents: {', '.join(names)}")
+        pairs = [(gi, j) for j in range(n) if j != gi]
+    else:
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    positions, opening_info = _resolve_openings(g, openings, (games + 1) // 2, seed)
+    tasks = _tasks(pairs, games)
+    shares = [tasks[w::jobs] for w in range(jobs)]
+    shares = [s for s in shares if s]
+    specs = list(agents)
+    records: list[dict[str, Any]] = []
+    scores = {nm: 0.0 for nm in names}
+    played = {nm: 0 for nm in names}
+    bar = _Progress(len(tasks), g.id, progress)
+    failures: list[str] = []
+    t0 = time.perf_counter()
+
+    def collect(rec: dict[str, Any]) -> None:
+        records.append(rec)
+        if rec["termination"] != "void":
+            r0, r1 = rec["returns"]
+            for side, nm in enumerate(rec["players"]):
+                mine, theirs = (r0, r1) if side == 0 else (r1, r0)
+                scores[nm] += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+                played[nm] += 1
+        bar.update(scores, played)
+
+    args_of = lambda share: (share, specs, names, g, positions, seed, time_limit)  # noqa: E731
+    try:
+        if len(shares) == 1:
+            _run_tasks(0, *args_of(shares[0]), emit=collect)
+        elif executor == "thread":
+            lock = threading.Lock()
+            errs: list[BaseException] = []
+
+            def locked(rec: dict[str, Any]) -> None:
+                with lock:
+                    collect(rec)
+
+            def run(w: int) -> None:
+                try:
+                    _run_tasks(w, *args_of(shares[w]), emit=locked)
+                except BaseException as e:  # re-raised in the caller's thread below
+                    errs.append(e)
+
+            threads = [threading.Thread(target=run, args=(w,), daemon=True) for w in range(len(shares))]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            if errs:
+                raise errs[0]
+        else:
+            failures = _run_processes(shares, args_of, collect)
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - t0
+    records.sort(key=lambda r: (r["pair"], r["round"]))
+    summary: dict[str, Any] = {
+        "game": g.id,
+        "options": dict(g.options),
+        "agents": names,
+        "specs": [a if isinstance(a, str) else repr(a) for a in agents],
+        "games_per_pair": games,
+        "gauntlet": names[pairs[0][0]] if gauntlet is not None else None,
+        "openings": opening_info,
+        "seed": seed,
+        "jobs": jobs,
+        "time_limit": time_limit,
+        "seconds": seconds,
+    }
+    summary.update(summarize(records, names, pairs, anchor=anchor, prior=prior))
+    summary["errors"].extend({"worker_failure": f} for f in failures)
+    summary["records"] = records
+    if out is not None:
+        from .report import write_outputs
+
+        write_outputs(summary, out)
+    return summary
+
+
+def _run_processes(
+    shares: Sequence[Sequence[dict[str, Any]]],
+    args_of: Callable[[Sequence[dict[str, Any]]], tuple[Any, ...]],
+    collect: Callable[[dict[str, Any]], None],
+) -> list[str]:
+    """Runs each share in its own process; a worker that dies is reported with the games it left."""
+    ctx = multiprocessing.get_context("spawn")
+    q = ctx.Queue()
+    procs = [ctx.Process(target=_process_main, args=(w, args_of(s), q), daemon=True) for w, s in enumerate(shares)]
+    for p in procs:
+        p.start()
+    left = {w: len(s) for w, s in enumerate(shares)}
+    finished: set[int] = set()
+    failures: list[str] = []
+    try:
+        while len(finished) < len(procs):
+            try:
+                kind, w, payload = q.get(timeout=1.0)
+            except queue.Empty:
+                for w, p in enumerate(procs):
+                    if w not in finished and not p.is_alive() and q.empty():
+                        finished.add(w)
+                        failures.append(f"worker {w} died (exit code {p.exitcode}) with {left[w]} games unplayed")
+                continue
+            if kind == "game":
+                left[w] -= 1
+                collect(payload)
+            elif kind == "error":
+                finished.add(w)
+                failures.append(f"worker {w} stopped with {left[w]} games unplayed: {payload}")
+            else:
+                finished.add(w)
+    finally:
+        for p in procs:
+            p.join(timeout=5.0)
+            if p.is_alive():
+                p.kill()
+    return failures
+
+
+def play_match(
+    game: GameLike,
+    a: AgentSpec,
+    b: AgentSpec,
+    games: int = 10,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """``a`` against ``b``: a two-agent ``tournament`` (same keyword arguments, same summary)."""
+    return tournament(game, [a, b], games=games, **kwargs)
