@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import traceback
 from typing import Any
 
@@ -83,10 +84,30 @@ class Worker:
 
     def go(self, msg: dict[str, Any]) -> dict[str, Any]:
         before = self.board.fen
-        try:
-            move = self.engine.get_best_move(self.board)
-        except ValueError as e:  # py-draughts' own check of an engine's move (HubEngine)
-            return {"ok": False, "kind": "illegal", "error": str(e), "fen": before}
+        result: dict[str, Any] = {}
+
+        def search() -> None:
+            try:
+                result["move"] = self.engine.get_best_move(self.board)
+            except ValueError as e:  # py-draughts' own check of an engine's move (HubEngine)
+                result["illegal"] = str(e)
+            except Exception as e:  # reported below like any engine failure
+                result["error"] = f"{type(e).__name__}: {e}"
+
+        # HubEngine keeps reading a dead engine's pipe forever: watch its process meanwhile.
+        thread = threading.Thread(target=search, daemon=True)
+        thread.start()
+        while thread.is_alive():
+            thread.join(0.05)
+            process = getattr(self.engine, "process", False)
+            if process is None or (process and process.poll() is not None):
+                code = process.returncode if process else None
+                return {"ok": False, "kind": "crash", "error": f"the Hub engine exited (code {code}) during its search"}
+        if "illegal" in result:
+            return {"ok": False, "kind": "illegal", "error": result["illegal"], "fen": before}
+        if "error" in result:
+            return {"ok": False, "kind": "error", "error": result["error"]}
+        move = result["move"]
         if move not in list(self.board.legal_moves):
             return {"ok": False, "kind": "illegal", "error": f"{move} is not among py-draughts' legal moves", "fen": before}
         self.board.push(move)

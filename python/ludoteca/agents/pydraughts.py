@@ -29,7 +29,7 @@ import os
 from typing import Any, Optional
 
 from .._core import Game, State
-from ..errors import EngineError, EngineRulesError, OptionError
+from ..errors import EngineCrashError, EngineError, EngineRulesError, OptionError
 from . import BaseAgent
 from ._engine_process import EngineProcess
 
@@ -162,6 +162,9 @@ class PyDraughtsAgent(BaseAgent):
                     f"the engine's move is not legal in py-draughts either: {answer.get('error')}",
                     game_id=self.game.id, position=text, move="?", legal=legal, engine=self.name,
                 )
+            if answer.get("kind") == "crash":
+                self._proc.kill()
+                raise EngineCrashError(f"{self.name} at {text!r}: {answer.get('error')}")
             raise EngineError(f"{self.name} failed at {text!r}: {answer.get('error')}")
         children = {}
         for m in legal:

@@ -113,7 +113,7 @@ def _turn_move(turn_start: State, state: State, decisions: Sequence[str]) -> str
 def _agent_name(agent: Any, fallback: str) -> str:
     if isinstance(agent, str):
         return agent
-    return str(getattr(agent, "name", None) or fallback)
+    return str(getattr(agent, "name", None) or getattr(agent, "__name__", None) or fallback)
 
 
 def _checks(agent: Any) -> dict[str, int]:

@@ -77,6 +77,48 @@ def _free_names(names: Sequence[str], anchor: str) -> list[str]:
     return [n for n in names if n != anchor]
 
 
+def _check_finite(rows: Sequence[tuple[int, int, float, float, float]], free: Sequence[str], anchor: str) -> None:
+    """Raises unless the maximum exists: every player connected to the anchor, and the graph
+    "scored at least a draw against" strongly connected (Hunter 2004, with draws both ways)."""
+    n = len(free) + 1  # node n - 1 is the anchor (index -1 in rows)
+    node = lambda i: i if i >= 0 else n - 1  # noqa: E731
+    scored: list[set[int]] = [set() for _ in range(n)]
+    for i, j, w, d, lo in rows:
+        a, b = node(i), node(j)
+        if w > 0 or d > 0:
+            scored[a].add(b)
+        if lo > 0 or d > 0:
+            scored[b].add(a)
+
+    def reach(start: int, edges: Sequence[set[int]]) -> set[int]:
+        seen, todo = {start}, [start]
+        while todo:
+            for m in edges[todo.pop()]:
+                if m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+        return seen
+
+    undirected = [set() for _ in range(n)]
+    for i, j, *_ in rows:
+        undirected[node(i)].add(node(j))
+        undirected[node(j)].add(node(i))
+    names = list(free) + [anchor]
+    lost = sorted(names[k] for k in set(range(n)) - reach(n - 1, undirected))
+    if lost:
+        raise RatingError(f"ratings are not identifiable: {', '.join(lost)} not connected to the anchor {anchor!r} by games")
+    reverse: list[set[int]] = [set() for _ in range(n)]
+    for a in range(n):
+        for b in scored[a]:
+            reverse[b].add(a)
+    if len(reach(n - 1, scored)) < n or len(reach(n - 1, reverse)) < n:
+        raise RatingError(
+            "the maximum-likelihood ratings are infinite (some agents won or lost every game against the rest): pass prior > 0"
+        )
+    if all(w == 0 and lo == 0 for _, _, w, _, lo in rows):
+        raise RatingError("the maximum-likelihood draw rate is 1 (every game drawn): pass prior > 0")
+
+
 def fit_ratings(
     pairs: Sequence[PairCounts],
     anchor: str | None = None,
@@ -111,6 +153,7 @@ def fit_ratings(
         rows.append((index.get(p.a, -1), index.get(p.b, -1), p.wins + prior / 2.0, p.draws, p.losses + prior / 2.0))
     if not rows:
         raise RatingError("no games to rate")
+    _check_finite(rows, free, anchor)
     total_draws = sum(r[3] for r in rows)
     with_draws = total_draws > 0
     k = len(free) + (1 if with_draws else 0)
@@ -226,8 +269,11 @@ def score_interval(wins: int, draws: int, losses: int, z: float = Z95) -> dict[s
     n = wins + draws + losses
     values = [1.0] * wins + [0.5] * draws + [0.0] * losses
     out = mean_interval(values, z)
-    out["low"] = max(0.0, out["low"])
-    out["high"] = min(1.0, out["high"])
+    # The normal interval collapses to a point when every game ends alike (0-0-100):
+    # never report less than the Wilson interval of the score as a proportion.
+    w_low, w_high = wilson_interval(wins + draws / 2.0, n, z)
+    out["low"] = max(0.0, min(out["low"], w_low))
+    out["high"] = min(1.0, max(out["high"], w_high))
 
     def elo(s: float) -> float:
         if s <= 0.0:

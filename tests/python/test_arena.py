@@ -1,0 +1,324 @@
+"""ludoteca.arena: the rating fit against hand-computed and independently solved tables, the
+intervals, and a smoke run of games, matches and tournaments with every kind of agent."""
+
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+import ludoteca
+from ludoteca.agents import AGENTS, FunctionAgent, RandomAgent
+from ludoteca.arena import (
+    PairCounts,
+    RatingError,
+    fit_ratings,
+    format_record,
+    make_openings,
+    mean_interval,
+    play_game,
+    play_match,
+    score_interval,
+    tournament,
+    wilson_interval,
+)
+from ludoteca.arena.ladder import replace_section, BEGIN, END
+from ludoteca.cli import main as cli_main
+from ludoteca.errors import OptionError
+
+ELO = 400 / math.log(10)
+
+
+# --- ratings -----------------------------------------------------------------------------------
+
+
+def test_two_player_davidson_fit_is_the_closed_form():
+    # Two players: the model is saturated, so the fit reproduces the observed frequencies:
+    # e^(r_a - r_b) = W / L, nu = D / sqrt(W L), and Var(r_a - r_b) = 1/W + 1/L.
+    w, d, lo = 30, 10, 20
+    fit = fit_ratings([PairCounts("a", "b", w, d, lo)], anchor="b")
+    r = fit["ratings"]["a"]
+    assert r["elo"] == pytest.approx(ELO * math.log(w / lo), abs=1e-6)
+    assert fit["draw_nu"] == pytest.approx(d / math.sqrt(w * lo), rel=1e-6)
+    assert r["se"] == pytest.approx(ELO * math.sqrt(1 / w + 1 / lo), rel=1e-6)
+    assert r["low"] == pytest.approx(r["elo"] - 1.959964 * r["se"], rel=1e-6)
+    assert fit["ratings"]["b"] == {"elo": 0.0, "se": 0.0, "low": 0.0, "high": 0.0}
+
+
+def test_two_player_fit_without_draws_is_plain_bradley_terry():
+    fit = fit_ratings([PairCounts("x", "y", 76, 0, 24)], anchor="y")
+    assert fit["draw_nu"] == 0.0
+    assert fit["ratings"]["x"]["elo"] == pytest.approx(ELO * math.log(76 / 24), abs=1e-6)
+    # 76 % expected score is about +200 Elo, as in the logistic Elo table.
+    assert 195 < fit["ratings"]["x"]["elo"] < 205
+
+
+TABLE3 = {("a", "b"): (12, 5, 3), ("b", "c"): (9, 6, 5), ("a", "c"): (14, 2, 4)}
+
+
+def _loglik(r, nu):
+    total = 0.0
+    for (i, j), (w, d, lo) in TABLE3.items():
+        a, b = math.exp(r[i]), math.exp(r[j])
+        c = nu * math.sqrt(a * b)
+        z = a + b + c
+        total += w * math.log(a / z) + d * math.log(c / z) + lo * math.log(b / z)
+    return total
+
+
+def _coordinate_ascent():
+    """An independent solver: golden-section search on one parameter at a time (no derivatives)."""
+    x = {"a": 0.0, "b": 0.0, "nu": 0.0}  # c fixed at 0; nu as log
+
+    def f(v):
+        return _loglik({"a": v["a"], "b": v["b"], "c": 0.0}, math.exp(v["nu"]))
+
+    g = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        for k in x:
+            lo, hi = x[k] - 3, x[k] + 3
+            for _ in range(50):
+                m1, m2 = hi - g * (hi - lo), lo + g * (hi - lo)
+                v1, v2 = dict(x, **{k: m1}), dict(x, **{k: m2})
+                if f(v1) < f(v2):
+                    lo = m1
+                else:
+                    hi = m2
+            x[k] = (lo + hi) / 2
+    return x
+
+
+def test_three_player_fit_matches_derivative_free_maximisation():
+    fit = fit_ratings([PairCounts(a, b, *wdl) for (a, b), wdl in TABLE3.items()], anchor="c")
+    ref = _coordinate_ascent()
+    assert fit["ratings"]["a"]["elo"] == pytest.approx(ELO * ref["a"], abs=1e-3)
+    assert fit["ratings"]["b"]["elo"] == pytest.approx(ELO * ref["b"], abs=1e-3)
+    assert fit["draw_nu"] == pytest.approx(math.exp(ref["nu"]), rel=1e-5)
+
+
+def test_three_player_fit_gives_expected_scores_equal_to_actual_scores():
+    # Davidson is an exponential family in the scores: at the maximum each player's expected score
+    # equals its actual score and the expected draws equal the actual draws (Ordo's property).
+    fit = fit_ratings([PairCounts(a, b, *wdl) for (a, b), wdl in TABLE3.items()], anchor="c")
+    r = {n: v["elo"] / ELO for n, v in fit["ratings"].items()}
+    nu = fit["draw_nu"]
+    expected = {n: 0.0 for n in r}
+    actual = {n: 0.0 for n in r}
+    draws_expected = draws_actual = 0.0
+    for (i, j), (w, d, lo) in TABLE3.items():
+        a, b = math.exp(r[i]), math.exp(r[j])
+        c = nu * math.sqrt(a * b)
+        z, n = a + b + c, w + d + lo
+        expected[i] += n * (a + c / 2) / z
+        expected[j] += n * (b + c / 2) / z
+        actual[i] += w + d / 2
+        actual[j] += lo + d / 2
+        draws_expected += n * c / z
+        draws_actual += d
+    for name in r:
+        assert expected[name] == pytest.approx(actual[name], abs=1e-7)
+    assert draws_expected == pytest.approx(draws_actual, abs=1e-7)
+
+
+def test_three_player_standard_errors_match_a_finite_difference_hessian():
+    fit = fit_ratings([PairCounts(a, b, *wdl) for (a, b), wdl in TABLE3.items()], anchor="c")
+    theta = np.array([fit["ratings"]["a"]["elo"] / ELO, fit["ratings"]["b"]["elo"] / ELO, math.log(fit["draw_nu"])])
+
+    def f(t):
+        return _loglik({"a": t[0], "b": t[1], "c": 0.0}, math.exp(t[2]))
+
+    h = 1e-4
+    hess = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(3):
+            e_i, e_j = np.eye(3)[i] * h, np.eye(3)[j] * h
+            hess[i, j] = (f(theta + e_i + e_j) - f(theta + e_i - e_j) - f(theta - e_i + e_j) + f(theta - e_i - e_j)) / (4 * h * h)
+    cov = np.linalg.inv(-hess)
+    assert fit["ratings"]["a"]["se"] == pytest.approx(ELO * math.sqrt(cov[0, 0]), rel=1e-3)
+    assert fit["ratings"]["b"]["se"] == pytest.approx(ELO * math.sqrt(cov[1, 1]), rel=1e-3)
+    assert fit["covariance"]["a"]["b"] == pytest.approx(ELO**2 * cov[0, 1], rel=1e-3)
+
+
+def test_perfect_score_has_no_finite_maximum_likelihood_rating_without_a_prior():
+    with pytest.raises(RatingError, match="infinite"):
+        fit_ratings([PairCounts("engine", "random", 40, 0, 0)], anchor="random")
+    # Also when the winner is a group: a and b beat c in every game.
+    with pytest.raises(RatingError, match="infinite"):
+        fit_ratings([PairCounts("a", "b", 3, 1, 2), PairCounts("a", "c", 5, 0, 0), PairCounts("b", "c", 4, 0, 0)], anchor="c")
+    fit = fit_ratings([PairCounts("engine", "random", 40, 0, 0)], anchor="random", prior=1.0)
+    # prior 1 = half a virtual win and half a virtual loss: e^r = 40.5 / 0.5.
+    assert fit["ratings"]["engine"]["elo"] == pytest.approx(ELO * math.log(40.5 / 0.5), abs=1e-6)
+
+
+def test_players_not_connected_to_the_anchor_are_refused():
+    with pytest.raises(RatingError, match="not connected|identifiable"):
+        fit_ratings([PairCounts("a", "b", 3, 1, 2), PairCounts("c", "d", 2, 1, 3)], anchor="a")
+
+
+def test_wilson_interval_hand_values():
+    # 0 successes in 10: upper end z^2 / (n + z^2) = 3.8415 / 13.8415.
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(3.841459 / 13.841459, rel=1e-6)
+    lo, hi = wilson_interval(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)  # the published 95 % Wilson interval of 5/10
+
+
+def test_score_and_points_intervals():
+    s = score_interval(6, 2, 2)  # scores 1 x6, 0.5 x2, 0 x2: mean 0.7
+    assert s["mean"] == pytest.approx(0.7)
+    values = [1.0] * 6 + [0.5] * 2 + [0.0] * 2
+    half = 1.959964 * np.std(values, ddof=1) / math.sqrt(10)
+    assert s["high"] == pytest.approx(0.7 + half, rel=1e-5)
+    assert s["elo"] == pytest.approx(-400 * math.log10(1 / 0.7 - 1))
+    # Every game lost: the normal interval is a point; the Wilson interval still has width.
+    assert score_interval(0, 0, 20)["high"] > 0.1
+    m = mean_interval([1, 2, 3, -3, 1, 1])
+    assert m["mean"] == pytest.approx(5 / 6) and m["se"] == pytest.approx(np.std([1, 2, 3, -3, 1, 1], ddof=1) / math.sqrt(6))
+
+
+# --- games and tournaments ------------------------------------------------------------------------
+
+
+def first_move(state):
+    """A deterministic agent as a plain callable: the first complete legal move."""
+    return state.legal_moves()[0]
+
+
+def first_action(state):
+    """An agent answering single decisions (action indices), hop by hop."""
+    return int(state.legal_actions()[0])
+
+
+# Every kind of agent: a spec, a callable, an agent object, an action-index agent, and the
+# built-in search agents as soon as they are registered (skipped until then).
+SEARCH_SPECS = ["greedy", "alphabeta:depth=1", "mcts:simulations=8", "expectimax:depth=1"]
+
+
+def smoke_agents(game_id):
+    agents = ["random", first_move, FunctionAgent(first_action, name="first_action")]
+    for spec in SEARCH_SPECS:
+        if spec.split(":")[0] in AGENTS:
+            try:
+                ludoteca.agents.make_agent(spec, game_id=game_id)
+            except OptionError:
+                continue
+            agents.append(spec)
+    return agents
+
+
+@pytest.mark.parametrize("game", ["russian", "backgammon", "tablut"])
+def test_tournament_smoke_every_agent_kind(game, tmp_path):
+    agents = smoke_agents(game)
+    s = tournament(game, agents, games=2, openings=2, seed=5, out=tmp_path, options={"max_turns": 30})
+    n = len(agents)
+    assert len(s["records"]) == 2 * n * (n - 1) // 2
+    assert len(s["pairs"]) == n * (n - 1) // 2
+    assert s["agents"][:3] == ["random", "first_move", "first_action"]
+    assert "ratings" in s["ratings"] and s["ratings"]["ratings"]["random"]["elo"] == 0.0
+    assert not s["errors"]
+    for p in s["pairs"]:
+        assert p["wins"] + p["draws"] + p["losses"] == 2
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["agents"] == s["agents"] and "records" not in summary
+    assert (tmp_path / "games.pdn").read_text().count("[Game ") == len(s["records"])
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == len(s["records"])
+
+
+def test_both_colours_play_each_opening_with_the_same_dice():
+    s = play_match("backgammon", "random", first_move, games=4, openings=1, seed=3)
+    recs = s["records"]
+    assert recs[0]["players"] == ["random", "first_move"] and recs[1]["players"] == ["first_move", "random"]
+    assert recs[0]["start"] == recs[1]["start"] != recs[2]["start"]
+    rolls = lambda r: [m for m in r["moves"] if m.startswith(("roll", "opening"))]  # noqa: E731
+    k = min(len(rolls(recs[0])), len(rolls(recs[1])))
+    assert rolls(recs[0])[:k] == rolls(recs[1])[:k]
+
+
+def test_record_moves_replay_to_the_final_position():
+    g = ludoteca.Game("russian")
+    rec = play_game(g, [first_action, "random"], seed=2)
+    assert rec["termination"] in ("rules", "max_turns")
+    state = g.state_from_string(rec["start"])
+    for move in rec["moves"]:
+        state.play(move)
+    assert state.to_string() == rec["final"]
+    text = format_record(rec)
+    assert text.startswith('[Game "russian"]') and f'[FEN "{rec["start"]}"]' in text
+    assert text.splitlines()[-1] == rec["result"]
+
+
+def test_tournament_is_reproducible_for_a_seed():
+    a = tournament("checkers", ["random", RandomAgent(seed=4)], games=4, seed=9, options={"max_turns": 40})
+    b = tournament("checkers", ["random", RandomAgent(seed=4)], games=4, seed=9, options={"max_turns": 40})
+    assert [r["moves"] for r in a["records"]] == [r["moves"] for r in b["records"]]
+
+
+def test_gauntlet_plays_only_the_gauntlet_agent_pairings():
+    s = tournament("russian", ["random", first_move, first_action], games=2, gauntlet="first_move", options={"max_turns": 30})
+    assert {(p["a"], p["b"]) for p in s["pairs"]} == {("first_move", "random"), ("first_move", "first_action")}
+
+
+def test_parallel_processes_play_every_game():
+    s = tournament("checkers", ["random", "random"], games=6, jobs=2, options={"max_turns": 30})
+    assert len(s["records"]) == 6 and not s["errors"] and s["agents"] == ["random", "random#2"]
+
+
+def test_parallel_threads_play_every_game():
+    s = tournament("checkers", ["random", first_move], games=4, jobs=2, executor="thread", options={"max_turns": 30})
+    assert len(s["records"]) == 4 and not s["errors"]
+
+
+def test_slow_agent_forfeits_on_time():
+    import time
+
+    def slow(state):
+        time.sleep(0.05)
+        return state.legal_moves()[0]
+
+    rec = play_game("russian", ["random", slow], time_limit=0.01, seed=1)
+    assert rec["termination"] == "forfeit" and rec["reason"] == "time" and rec["returns"] == [1.0, -1.0]
+
+
+def test_illegal_move_forfeits_and_is_reported_with_the_legal_list():
+    rec = play_game("russian", [lambda s: "11-99", "random"], seed=1)
+    assert rec["termination"] == "forfeit" and rec["reason"] == "illegal move"
+    assert rec["error"]["move"] == "11-99" and rec["error"]["legal"] and rec["error"]["position"] == rec["start"]
+
+
+def test_openings_from_random_turns_and_from_a_file(tmp_path):
+    g = ludoteca.Game("russian")
+    ops = make_openings(g, 3, 4, seed=1)
+    assert len(set(ops)) == 3 and g.new_state().to_string() not in ops
+    path = tmp_path / "openings.txt"
+    path.write_text("# two positions\n" + "\n".join(ops[:2]) + "\n")
+    s = tournament(g, ["random", first_move], games=4, openings=str(path), options={"max_turns": 20})
+    assert [r["start"] for r in s["records"]] == [ops[0], ops[0], ops[1], ops[1]]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a position\n")
+    with pytest.raises(OptionError, match="bad.txt:1"):
+        tournament(g, ["random", first_move], games=2, openings=str(bad))
+
+
+def test_bad_arguments_are_option_errors():
+    with pytest.raises(OptionError, match="unknown agent"):
+        tournament("russian", ["random", "nosuchagent"], games=2)
+    with pytest.raises(OptionError, match="at least two"):
+        tournament("russian", ["random"], games=2)
+    with pytest.raises(OptionError, match="gauntlet"):
+        tournament("russian", ["random", first_move], gauntlet="zzz")
+
+
+def test_cli_arena_prints_tables_and_writes_files(tmp_path, capsys):
+    out = tmp_path / "run"
+    code = cli_main(["arena", "russian", "--agents", "random", "random", "--games", "2", "--out", str(out), "--quiet", "--option", "max_turns=20"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "| `random` v `random#2` | 2 |" in text
+    assert (out / "summary.md").exists() and (out / "summary.json").exists()
+
+
+def test_ladder_section_is_replaced_between_its_markers():
+    doc = f"# Arena\n\nintro\n\n{BEGIN}\nold\n{END}\n\nafter\n"
+    new = replace_section(doc, f"{BEGIN}\nnew\n{END}\n")
+    assert "new" in new and "old" not in new and new.endswith("after\n") and new.startswith("# Arena")
