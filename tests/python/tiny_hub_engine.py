@@ -37,6 +37,8 @@ def main() -> None:
     game = ludoteca.Game("international")
     position = None
     for line in sys.stdin:
+        if not line.split():
+            continue
         cmd, *args = line.split()
         if cmd == "hub":
             print('id name=tiny version=1 author="ludoteca tests"')

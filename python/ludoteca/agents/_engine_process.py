@@ -71,8 +71,14 @@ class EngineProcess:
                 self.proc.kill()
             self.proc.wait()
 
+    def check_alive(self) -> None:
+        """Raises ``EngineCrashError`` if the child died since its last answer (then forgets it)."""
+        if self.proc is not None and self.proc.poll() is not None:
+            self._crashed({"cmd": "(between requests)"})
+
     def request(self, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Sends ``msg`` and waits at most ``timeout`` seconds for the answer."""
+        """Sends ``msg`` and waits at most ``timeout`` seconds for the answer (starting the child if needed)."""
+        self.check_alive()
         if not self.running:
             self.start()
         assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None

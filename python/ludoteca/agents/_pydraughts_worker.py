@@ -14,14 +14,18 @@ else can corrupt the channel). Commands: ``init``, ``new``, ``push``, ``go``,
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import os
+import queue
 import sys
 import threading
 import traceback
+import types
 from typing import Any
 
-BOARDS = {"international": "StandardBoard", "russian": "RussianBoard", "brazilian": "BrazilianBoard"}
+BOARDS = {"international": "standard", "russian": "russian", "brazilian": "brazilian"}
 
 
 def canonical(fen: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
@@ -37,29 +41,81 @@ def canonical(fen: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     return side[:1], tuple(sorted(pieces["W"])), tuple(sorted(pieces["B"]))
 
 
+def hub_engine_class(draughts: Any) -> Any:
+    """py-draughts' ``HubEngine`` with a line reader that works when an engine writes several lines at once.
+
+    py-draughts 1.10.1 reads the engine with ``select()`` on the pipe followed by a
+    buffered ``readline()``: when the engine writes ``id``, ``param`` and ``wait`` in
+    one go, the later lines sit in Python's buffer, ``select()`` never fires again
+    and ``start()`` times out. A reader thread feeding a queue fixes that.
+    """
+
+    class HubEngine(draughts.HubEngine):  # type: ignore[misc,name-defined]
+        def _read_line(self, timeout: float = 1.0) -> Any:
+            process = self.process
+            if process is None or process.stdout is None:
+                return None
+            if getattr(self, "_lines_of", None) is not process:
+                self._lines: queue.Queue[str] = queue.Queue()
+                self._lines_of = process
+
+                def pump(stream: Any, lines: "queue.Queue[str]") -> None:
+                    for line in stream:
+                        lines.put(line.strip())
+
+                threading.Thread(target=pump, args=(process.stdout, self._lines), daemon=True).start()
+            try:
+                return self._lines.get(timeout=timeout)
+            except queue.Empty:
+                return None
+
+    return HubEngine
+
+
 class Worker:
     def __init__(self) -> None:
         self.board: Any = None
         self.engine: Any = None
-        self.draughts: Any = None
 
     def init(self, msg: dict[str, Any]) -> dict[str, Any]:
         path = msg.get("path")
         if path:
             sys.path.insert(0, path)
-        import draughts
+        spec = importlib.util.find_spec("draughts")
+        folders = list(spec.submodule_search_locations or []) if spec is not None else []
+        if not any(os.path.isfile(os.path.join(f, "engines", "turbo.py")) for f in folders):
+            where = spec.origin if spec is not None else "nowhere"
+            return {"ok": False, "error": f"the module 'draughts' found ({where}) is not py-draughts (pydraughts installs the same name); pass path= or set LUDOTECA_PY_DRAUGHTS to the folder holding py-draughts"}
+        # py-draughts' __init__ also imports its web server (fastapi, uvicorn): half the start-up
+        # time. Load only the boards and engines, under the package's own name.
+        package = types.ModuleType("draughts")
+        package.__path__ = folders
+        sys.modules["draughts"] = package
+        from loguru import logger
 
-        if not hasattr(draughts, "StandardBoard"):
-            return {"ok": False, "error": f"the module 'draughts' at {getattr(draughts, '__file__', '?')} is not py-draughts (pydraughts installs the same name); pass path= or set LUDOTECA_PY_DRAUGHTS to py-draughts' folder"}
-        self.draughts = draughts
-        self.board_class = getattr(draughts, BOARDS[msg["variant"]])
+        logger.remove()
+        boards = importlib.import_module(f"draughts.boards.{BOARDS[msg['variant']]}")
+        version = "?"
+        try:
+            from importlib.metadata import version as dist_version
+
+            version = dist_version("py-draughts")
+        except Exception:  # an unpackaged checkout has no metadata; the version is only informative
+            pass
+        draughts = types.SimpleNamespace(
+            TurboEngine=importlib.import_module("draughts.engines.turbo").TurboEngine,
+            SimpleEngine=importlib.import_module("draughts.engines.simple").SimpleEngine,
+            HubEngine=importlib.import_module("draughts.engines.hub").HubEngine,
+            __version__=version,
+        )
+        self.board_class = boards.Board
         engine, depth, time_limit = msg["engine"], msg.get("depth"), msg.get("time")
         if engine == "turbo":
             self.engine = draughts.TurboEngine(depth_limit=depth, time_limit=time_limit)
         elif engine == "simple":
             self.engine = draughts.SimpleEngine(depth_limit=depth if depth is not None else 64, time_limit=time_limit)
         else:
-            self.engine = draughts.HubEngine(engine, time_limit=time_limit if time_limit is not None else 1.0, depth_limit=depth)
+            self.engine = hub_engine_class(draughts)(engine, time_limit=time_limit if time_limit is not None else 1.0, depth_limit=depth)
             self.engine.start()
         return {"ok": True, "version": draughts.__version__, "engine": type(self.engine).__name__}
 

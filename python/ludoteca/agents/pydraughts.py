@@ -114,6 +114,7 @@ class PyDraughtsAgent(BaseAgent):
         self._expect: Optional[str] = None  # ludoteca string after the engine's last move
 
     def _request(self, msg: dict[str, Any], timeout: Optional[float] = None) -> dict[str, Any]:
+        self._proc.check_alive()
         if not self._proc.running:
             self._expect = None
             answer = self._proc.request(
