@@ -60,7 +60,8 @@ class EngineProcess:
         if self._stderr is None:
             return ""
         self._stderr.seek(0)
-        return self._stderr.read().decode("utf-8", "replace")[-limit:]
+        data: bytes = self._stderr.read()
+        return data.decode("utf-8", "replace")[-limit:]
 
     def kill(self) -> None:
         """Kills the child's process group."""

@@ -50,7 +50,7 @@ def hub_engine_class(draughts: Any) -> Any:
     and ``start()`` times out. A reader thread feeding a queue fixes that.
     """
 
-    class HubEngine(draughts.HubEngine):  # type: ignore[misc,name-defined]
+    class HubEngine(draughts.HubEngine):  # type: ignore[misc]
         def _read_line(self, timeout: float = 1.0) -> Any:
             process = self.process
             if process is None or process.stdout is None:
@@ -76,6 +76,7 @@ class Worker:
     def __init__(self) -> None:
         self.board: Any = None
         self.engine: Any = None
+        self.is_hub = False
 
     def init(self, msg: dict[str, Any]) -> dict[str, Any]:
         path = msg.get("path")
@@ -115,6 +116,7 @@ class Worker:
         elif engine == "simple":
             self.engine = draughts.SimpleEngine(depth_limit=depth if depth is not None else 64, time_limit=time_limit)
         else:
+            self.is_hub = True
             self.engine = hub_engine_class(draughts)(engine, time_limit=time_limit if time_limit is not None else 1.0, depth_limit=depth)
             self.engine.start()
         return {"ok": True, "version": draughts.__version__, "engine": type(self.engine).__name__}
@@ -155,9 +157,11 @@ class Worker:
         thread.start()
         while thread.is_alive():
             thread.join(0.05)
-            process = getattr(self.engine, "process", False)
-            if process is None or (process and process.poll() is not None):
-                code = process.returncode if process else None
+            if not self.is_hub:
+                continue
+            process: Any = self.engine.process
+            if process is None or process.poll() is not None:
+                code = process.returncode if process is not None else None
                 return {"ok": False, "kind": "crash", "error": f"the Hub engine exited (code {code}) during its search"}
         if "illegal" in result:
             return {"ok": False, "kind": "illegal", "error": result["illegal"], "fen": before}

@@ -28,7 +28,7 @@ from . import BaseAgent
 __all__ = ["GnubgAgent"]
 
 
-def _decode_match_id(match_id: str) -> dict[str, int]:
+def _decode_match_id(match_id: str) -> dict[str, Any]:
     bits = int.from_bytes(base64.b64decode(match_id + "=" * (-len(match_id) % 4)), "little")
     return {
         "turn": (bits >> 11) & 1,
@@ -64,7 +64,7 @@ class GnubgAgent(BaseAgent):
         self._context = gnubg.eval_context(0, plies, 1, 0, 0.0)
         self.checks = {"engine_moves": 0}
 
-    def _cube(self, info: dict[str, int]) -> Any:
+    def _cube(self, info: dict[str, Any]) -> Any:
         if info["match_length"] <= 1:
             return self._gnubg.cube_info()
         return self._gnubg.cube_info(1, -1, info["turn"], info["match_length"], (info["score0"], info["score1"]), 0, 0)

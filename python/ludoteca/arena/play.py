@@ -58,7 +58,7 @@ def make_openings(game: Game, count: int, plies: int, seed: int = 0) -> list[str
     uniformly random complete turns (chance sampled). Openings that end the game are drawn again."""
     if count < 0 or plies < 0:
         raise OptionError(f"openings: expected count >= 0 and plies >= 0, got {count} and {plies}")
-    out = []
+    out: list[str] = []
     attempt = 0
     while len(out) < count:
         rng = random.Random(f"opening:{seed}:{len(out)}:{attempt}")
@@ -241,8 +241,8 @@ def play_game(
         record["result"] = "1-0" if r0 > r1 else "0-1" if r1 > r0 else "1/2-1/2"
     record["turns"] = state.turns_played
     record["final"] = state.to_string()
-    for i, a in enumerate(agents):
-        after = _checks(a)
+    for i, agent_ in enumerate(agents):
+        after = _checks(agent_)
         record["checks"][i] = {k: after[k] - checks_before[i].get(k, 0) for k in after}
     return record
 

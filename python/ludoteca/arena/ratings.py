@@ -81,7 +81,10 @@ def _check_finite(rows: Sequence[tuple[int, int, float, float, float]], free: Se
     """Raises unless the maximum exists: every player connected to the anchor, and the graph
     "scored at least a draw against" strongly connected (Hunter 2004, with draws both ways)."""
     n = len(free) + 1  # node n - 1 is the anchor (index -1 in rows)
-    node = lambda i: i if i >= 0 else n - 1  # noqa: E731
+
+    def node(i: int) -> int:
+        return i if i >= 0 else n - 1
+
     scored: list[set[int]] = [set() for _ in range(n)]
     for i, j, w, d, lo in rows:
         a, b = node(i), node(j)
@@ -99,7 +102,7 @@ def _check_finite(rows: Sequence[tuple[int, int, float, float, float]], free: Se
                     todo.append(m)
         return seen
 
-    undirected = [set() for _ in range(n)]
+    undirected: list[set[int]] = [set() for _ in range(n)]
     for i, j, *_ in rows:
         undirected[node(i)].add(node(j))
         undirected[node(j)].add(node(i))
@@ -147,8 +150,7 @@ def fit_ratings(
     for p in pairs:
         if p.a == p.b:
             raise RatingError(f"{p.a!r} cannot play itself in the rating table")
-        n = p.wins + p.draws + p.losses
-        if n == 0:
+        if p.wins + p.draws + p.losses == 0:
             continue
         rows.append((index.get(p.a, -1), index.get(p.b, -1), p.wins + prior / 2.0, p.draws, p.losses + prior / 2.0))
     if not rows:

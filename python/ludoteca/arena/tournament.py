@@ -8,7 +8,7 @@ import queue
 import sys
 import threading
 import time
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, NamedTuple, Optional, Sequence, Union
 
 from ..agents import make_agent
 from ..errors import OptionError
@@ -57,17 +57,20 @@ def _tasks(pairs: Sequence[tuple[int, int]], games: int) -> list[dict[str, Any]]
     return out
 
 
-def _run_tasks(
-    worker: int,
-    tasks: Sequence[dict[str, Any]],
-    specs: Sequence[AgentSpec],
-    names: Sequence[str],
-    game: Any,
-    openings: Sequence[str],
-    seed: int,
-    time_limit: Optional[float],
-    emit: Callable[[dict[str, Any]], None],
-) -> None:
+class _Job(NamedTuple):
+    """What one worker needs to play its share of the games (pickled for processes)."""
+
+    tasks: Sequence[dict[str, Any]]
+    specs: Sequence[AgentSpec]
+    names: Sequence[str]
+    game: Any
+    openings: Sequence[str]
+    seed: int
+    time_limit: Optional[float]
+
+
+def _run_tasks(worker: int, job: _Job, emit: Callable[[dict[str, Any]], None]) -> None:
+    tasks, specs, names, game, openings, seed, time_limit = job
     g = arena_game(game)
     agents: dict[int, Any] = {}
     for t in tasks:
@@ -91,12 +94,12 @@ def _run_tasks(
             close()
 
 
-def _process_main(worker: int, args: tuple[Any, ...], out: Any) -> None:
+def _process_main(worker: int, job: _Job, out: Any) -> None:
     def emit(rec: dict[str, Any]) -> None:
         out.put(("game", worker, rec))
 
     try:
-        _run_tasks(worker, *args, emit=emit)
+        _run_tasks(worker, job, emit)
     except BaseException as e:  # reported to the parent, which records the games left unplayed
         out.put(("error", worker, f"{type(e).__name__}: {e}"))
         return
@@ -298,10 +301,13 @@ def tournament(
                 played[nm] += 1
         bar.update(scores, played)
 
-    args_of = lambda share: (share, specs, names, g, positions, seed, time_limit)  # noqa: E731
+
+    def job_of(share: Sequence[dict[str, Any]]) -> _Job:
+        return _Job(share, specs, names, g, positions, seed, time_limit)
+
     try:
         if len(shares) == 1:
-            _run_tasks(0, *args_of(shares[0]), emit=collect)
+            _run_tasks(0, job_of(shares[0]), collect)
         elif executor == "thread":
             lock = threading.Lock()
             errs: list[BaseException] = []
@@ -312,7 +318,7 @@ def tournament(
 
             def run(w: int) -> None:
                 try:
-                    _run_tasks(w, *args_of(shares[w]), emit=locked)
+                    _run_tasks(w, job_of(shares[w]), locked)
                 except BaseException as e:  # re-raised in the caller's thread below
                     errs.append(e)
 
@@ -324,7 +330,7 @@ def tournament(
             if errs:
                 raise errs[0]
         else:
-            failures = _run_processes(shares, args_of, collect)
+            failures = _run_processes([job_of(sh) for sh in shares], collect)
     finally:
         bar.close()
     seconds = time.perf_counter() - t0
@@ -352,18 +358,14 @@ def tournament(
     return summary
 
 
-def _run_processes(
-    shares: Sequence[Sequence[dict[str, Any]]],
-    args_of: Callable[[Sequence[dict[str, Any]]], tuple[Any, ...]],
-    collect: Callable[[dict[str, Any]], None],
-) -> list[str]:
+def _run_processes(jobs: Sequence[_Job], collect: Callable[[dict[str, Any]], None]) -> list[str]:
     """Runs each share in its own process; a worker that dies is reported with the games it left."""
     ctx = multiprocessing.get_context("spawn")
     q = ctx.Queue()
-    procs = [ctx.Process(target=_process_main, args=(w, args_of(s), q), daemon=True) for w, s in enumerate(shares)]
+    procs = [ctx.Process(target=_process_main, args=(w, job, q), daemon=True) for w, job in enumerate(jobs)]
     for p in procs:
         p.start()
-    left = {w: len(s) for w, s in enumerate(shares)}
+    left = {w: len(job.tasks) for w, job in enumerate(jobs)}
     finished: set[int] = set()
     failures: list[str] = []
     try:
