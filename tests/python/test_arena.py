@@ -322,3 +322,13 @@ def test_ladder_section_is_replaced_between_its_markers():
     doc = f"# Arena\n\nintro\n\n{BEGIN}\nold\n{END}\n\nafter\n"
     new = replace_section(doc, f"{BEGIN}\nnew\n{END}\n")
     assert "new" in new and "old" not in new and new.endswith("after\n") and new.startswith("# Arena")
+
+
+def test_docs_arena_python_example_runs():
+    import re
+
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "arena.md"), encoding="utf-8").read()
+    blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/arena.md", "exec"), {})
