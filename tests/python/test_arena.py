@@ -192,7 +192,7 @@ def first_action(state):
 
 # Every kind of agent: a spec, a callable, an agent object, an action-index agent, and the
 # built-in search agents as soon as they are registered (skipped until then).
-SEARCH_SPECS = ["greedy", "alphabeta:depth=1", "mcts:simulations=8", "expectimax:depth=1"]
+SEARCH_SPECS = ["greedy", "alphabeta:depth=1", "mcts:simulations=8", "expectimax:plies=1"]
 
 
 def smoke_agents(game_id):

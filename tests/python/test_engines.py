@@ -158,70 +158,63 @@ def test_py_draughts_refusal_of_a_ludoteca_move_is_reported(monkeypatch):
         agent.close()
 
 
-def _hub_engine(tmp_path):
-    """The tiny Hub engine as an executable run by this Python (which can import ludoteca)."""
+@pytest.fixture
+def hub_agent(tmp_path, monkeypatch):
+    """``hub_agent(mode, options)``: a PyDraughtsAgent on the tiny Hub engine (an executable run by
+    this Python, which can import ludoteca) behaving as ``mode``; closed after the test."""
     src = open(os.path.join(HERE, "tiny_hub_engine.py")).read().split("\n", 1)[1]
     path = tmp_path / "tiny_hub"
     path.write_text(f"#!{sys.executable}\n{src}")
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
-    return str(path)
+    made = []
+
+    def make(mode, options="time=0.1"):
+        monkeypatch.setenv("TINY_HUB_MODE", mode)
+        made.append(make_agent(f"pydraughts:engine={path},{options}", game_id="international"))
+        return made[-1]
+
+    yield make
+    for agent in made:
+        agent.close()
 
 
 @needs_py_draughts
-def test_hub_engine_path_plays_through_py_draughts(tmp_path, monkeypatch):
-    monkeypatch.setenv("TINY_HUB_MODE", "first")
-    agent = make_agent(f"pydraughts:engine={_hub_engine(tmp_path)},time=0.1", game_id="international")
-    try:
-        rec = play_game("international", ["random", agent], seed=2)
-    finally:
-        agent.close()
+def test_hub_engine_path_plays_through_py_draughts(hub_agent):
+    rec = play_game("international", ["random", hub_agent("first")], seed=2)
     assert rec["termination"] in ("rules", "max_turns") and rec["error"] is None
     assert rec["checks"][1]["engine_moves"] > 5
 
 
 @needs_py_draughts
-def test_hub_engine_crash_is_reported_and_forfeits(tmp_path, monkeypatch):
-    monkeypatch.setenv("TINY_HUB_MODE", "crash")
-    agent = make_agent(f"pydraughts:engine={_hub_engine(tmp_path)},time=0.1", game_id="international")
+def test_hub_engine_crash_is_reported_and_forfeits(hub_agent):
+    agent = hub_agent("crash")
     t0 = time.monotonic()
-    try:
-        with pytest.raises(EngineCrashError, match="exited"):
-            agent.act(ludoteca.Game("international").new_state())
-        rec = play_game("international", [agent, "random"], seed=2)
-    finally:
-        agent.close()
+    with pytest.raises(EngineCrashError, match="exited"):
+        agent.act(ludoteca.Game("international").new_state())
+    rec = play_game("international", [agent, "random"], seed=2)
     assert rec["termination"] == "forfeit" and rec["reason"] == "engine crash" and rec["returns"] == [-1.0, 1.0]
     assert time.monotonic() - t0 < 60
 
 
 @needs_py_draughts
-def test_hub_engine_that_never_answers_times_out(tmp_path, monkeypatch):
-    monkeypatch.setenv("TINY_HUB_MODE", "hang")
-    agent = make_agent(f"pydraughts:engine={_hub_engine(tmp_path)},time=0.1,timeout=2", game_id="international")
-    try:
-        state = ludoteca.Game("international").new_state()
-        agent._request({"cmd": "new", "fen": "W:W31:B1"})  # start the worker outside the timed part
-        t0 = time.monotonic()
-        with pytest.raises(EngineTimeoutError, match="within 2 s"):
-            agent.act(state)
-        assert time.monotonic() - t0 < 10
-        assert not agent._proc.running
-    finally:
-        agent.close()
+def test_hub_engine_that_never_answers_times_out(hub_agent):
+    agent = hub_agent("hang", "time=0.1,timeout=2")
+    state = ludoteca.Game("international").new_state()
+    agent._request({"cmd": "new", "fen": "W:W31:B1"})  # start the worker outside the timed part
+    t0 = time.monotonic()
+    with pytest.raises(EngineTimeoutError, match="within 2 s"):
+        agent.act(state)
+    assert time.monotonic() - t0 < 10
+    assert not agent._proc.running
 
 
 @needs_py_draughts
-def test_hub_engine_illegal_move_is_a_rules_error(tmp_path, monkeypatch):
-    monkeypatch.setenv("TINY_HUB_MODE", "illegal")
-    agent = make_agent(f"pydraughts:engine={_hub_engine(tmp_path)},time=0.1", game_id="international")
-    try:
-        state = ludoteca.Game("international").new_state()
-        with pytest.raises(EngineRulesError) as e:
-            agent.act(state)
-        assert e.value.position == state.to_string() and e.value.legal == state.legal_moves()
-        assert "1-2" in str(e.value)
-    finally:
-        agent.close()
+def test_hub_engine_illegal_move_is_a_rules_error(hub_agent):
+    state = ludoteca.Game("international").new_state()
+    with pytest.raises(EngineRulesError) as e:
+        hub_agent("illegal").act(state)
+    assert e.value.position == state.to_string() and e.value.legal == state.legal_moves()
+    assert "1-2" in str(e.value)
 
 
 @needs_py_draughts

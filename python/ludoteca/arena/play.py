@@ -244,6 +244,10 @@ def play_game(
     for i, agent_ in enumerate(agents):
         after = _checks(agent_)
         record["checks"][i] = {k: after[k] - checks_before[i].get(k, 0) for k in after}
+        # Agents built here from spec strings end here too (engine processes included).
+        close = getattr(agent_, "close", None)
+        if isinstance(players[i], str) and callable(close):
+            close()
     return record
 
 
