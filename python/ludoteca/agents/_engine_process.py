@@ -45,7 +45,8 @@ class EngineProcess:
         self._stderr = tempfile.TemporaryFile()
         env = dict(os.environ)
         env.update(self.env or {})
-        env["PYTHONPATH"] = os.pathsep.join([p for p in sys.path if p] + [env.get("PYTHONPATH", "")])
+        # The child imports ludoteca from wherever this process found it.
+        env["PYTHONPATH"] = os.pathsep.join([p for p in sys.path + env.get("PYTHONPATH", "").split(os.pathsep) if p])
         self.proc = subprocess.Popen(
             [sys.executable, "-m", self.module],
             stdin=subprocess.PIPE,

@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Runs the tournament the arguments describe and prints its tables (or JSON)."""
     from ..cli import _parse_options
-    from .report import format_summary
+    from .report import json_safe, format_summary
     from .tournament import tournament
 
     summary = tournament(
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         out=args.out,
     )
     if args.json:
-        out.write(json.dumps({k: v for k, v in summary.items() if k != "records"}, indent=1) + "\n")
+        out.write(json.dumps(json_safe({k: v for k, v in summary.items() if k != "records"}), indent=1) + "\n")
     else:
         out.write(f"{summary['game']}: {len(summary['records'])} games in {summary['seconds']:.1f} s\n\n")
         out.write(format_summary(summary))

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Union
 
 from .play import format_record
 
-__all__ = ["write_outputs", "format_summary", "plot_ratings"]
+__all__ = ["write_outputs", "format_summary", "plot_ratings", "json_safe"]
 
 
 def _fmt(x: float, digits: int = 0) -> str:
@@ -77,6 +77,17 @@ def plot_ratings(summary: Mapping[str, Any], path: Union[str, "os.PathLike[str]"
     return True
 
 
+def json_safe(x: Any) -> Any:
+    """Infinite floats (the Elo of a 0 % or 100 % score) as null: strict JSON has no Infinity."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_safe(v) for v in x]
+    return x
+
+
 def write_outputs(summary: Mapping[str, Any], out: Union[str, "os.PathLike[str]"]) -> dict[str, str]:
     """Writes ``summary.json`` (without the records), ``games.pdn``, ``games.jsonl``, ``summary.md``
     and ``ratings.png`` (when matplotlib is installed) into ``out``; returns the paths written."""
@@ -84,13 +95,13 @@ def write_outputs(summary: Mapping[str, Any], out: Union[str, "os.PathLike[str]"
     paths = {k: os.path.join(out, f) for k, f in (("summary", "summary.json"), ("games", "games.pdn"), ("records", "games.jsonl"), ("table", "summary.md"))}
     records = summary.get("records", [])
     with open(paths["summary"], "w", encoding="utf-8") as f:
-        json.dump({k: v for k, v in summary.items() if k != "records"}, f, indent=1)
+        json.dump(json_safe({k: v for k, v in summary.items() if k != "records"}), f, indent=1, allow_nan=False)
         f.write("\n")
     with open(paths["games"], "w", encoding="utf-8") as f:
         f.write("\n".join(format_record(r) for r in records))
     with open(paths["records"], "w", encoding="utf-8") as f:
         for r in records:
-            f.write(json.dumps(r) + "\n")
+            f.write(json.dumps(json_safe(r), allow_nan=False) + "\n")
     with open(paths["table"], "w", encoding="utf-8") as f:
         f.write(format_summary(summary))
     png = os.path.join(out, "ratings.png")
