@@ -265,7 +265,7 @@ def tournament(
         raise OptionError(f"executor must be 'process' or 'thread', got {executor!r}")
     names = _unique_names(agents)
     # Build each agent once here: a wrong spec fails now, not inside a worker.
-    for i, a in enumerate(agents):
+    for a in agents:
         if isinstance(a, str):
             built = make_agent(a, game_id=g.id, seed=seed)
             close = getattr(built, "close", None)
