@@ -223,6 +223,11 @@ def test_tournament_smoke_every_agent_kind(game, tmp_path):
     assert summary["agents"] == s["agents"] and "records" not in summary
     assert (tmp_path / "games.pdn").read_text().count("[Game ") == len(s["records"])
     assert len((tmp_path / "games.jsonl").read_text().splitlines()) == len(s["records"])
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return
+    assert (tmp_path / "ratings.png").stat().st_size > 1000
 
 
 def test_both_colours_play_each_opening_with_the_same_dice():

@@ -4,7 +4,8 @@ For every game: a round robin of the built-in agents that are registered
 (``LADDER_SPECS``, at the stated search limits), rated with random at 0;
 backgammon agents against GNU Backgammon 0-ply; draughts agents against
 py-draughts' strongest engine in ``international``, ``russian`` and
-``brazilian``. Agents that are not registered (yet) are skipped, so the same
+``brazilian``; and each engine against itself from random openings (a rules
+check of every move in positions that strong play reaches). Agents that are not registered (yet) are skipped, so the same
 command fills the table as agents land. Everything runs with ``--jobs``
 processes (default 1: the machine may be shared) and states how long it took.
 
@@ -84,9 +85,29 @@ def _checks_line(summary: dict[str, Any]) -> str:
     return text
 
 
+def _engine_match(
+    game_id: str, spec: str, engine: str, n: int, openings: int, jobs: int, seed: int, data: Optional[str], log: Any
+) -> str:
+    t0 = time.perf_counter()
+    folder = os.path.join(data, game_id, f"{spec}_v_{engine}".replace(":", "_").replace(",", "_")) if data else None
+    s = tournament(game_id, [spec, engine], games=n, openings=openings, jobs=jobs, seed=seed, progress=log is not None, anchor=spec, out=folder)
+    took = time.perf_counter() - t0
+    p = s["pairs"][0]
+    ppg, sc = p["points_per_game"], p["score"]
+    if log is not None:
+        log.write(f"{game_id}: {spec} v {engine}: {took:.0f} s\n")
+    start = f" from {openings}-turn random openings" if openings else ""
+    return (
+        f"`{p['a']}` against `{p['b']}`, {n} games{start} ({p['void']} void), {took:.0f} s: "
+        f"W-D-L {p['wins']}-{p['draws']}-{p['losses']}, score {sc['mean']:.3f} [{sc['low']:.3f}, {sc['high']:.3f}], "
+        f"points per game {ppg['mean']:+.3f} [{ppg['low']:+.3f}, {ppg['high']:+.3f}] (95 %). {_checks_line(s)}"
+    )
+
+
 def run_ladder(
     games_per_pair: int = 20,
     engine_games: Optional[dict[str, int]] = None,
+    selfplay_games: Optional[dict[str, int]] = None,
     jobs: int = 1,
     seed: int = 0,
     only: Optional[Sequence[str]] = None,
@@ -95,6 +116,7 @@ def run_ladder(
 ) -> str:
     """Plays the ladder and returns its markdown section."""
     engine_games = engine_games or {"backgammon": 1000, "international": 100, "russian": 100, "brazilian": 100}
+    selfplay_games = selfplay_games or {"backgammon": 200, "international": 10, "russian": 10, "brazilian": 10}
     lines = [
         BEGIN,
         "",
@@ -124,22 +146,11 @@ def run_ladder(
             lines += [f"Round robin, {games_per_pair} games per pairing, {time.perf_counter() - t0:.0f} s:", "", format_summary(s)]
         engine = ENGINE_SPECS.get(game_id)
         if engine is not None and engine.split(":")[0] in AGENTS:
-            n = engine_games.get(game_id, 100)
-            for spec in agents or ["random"]:
-                t0 = time.perf_counter()
-                s = tournament(game_id, [spec, engine], games=n, jobs=jobs, seed=seed, progress=log is not None, anchor=spec,
-                               out=os.path.join(data, game_id, spec.replace(":", "_").replace(",", "_")) if data else None)
-                took = time.perf_counter() - t0
-                p = s["pairs"][0]
-                ppg, sc = p["points_per_game"], p["score"]
-                lines += [
-                    f"`{spec}` against `{engine}`, {n} games ({p['void']} void), {took:.0f} s: "
-                    f"W-D-L {p['wins']}-{p['draws']}-{p['losses']}, score {sc['mean']:.3f} [{sc['low']:.3f}, {sc['high']:.3f}], "
-                    f"points per game {ppg['mean']:+.3f} [{ppg['low']:+.3f}, {ppg['high']:+.3f}] (95 %). {_checks_line(s)}",
-                    "",
-                ]
-                if log is not None:
-                    log.write(f"{game_id}: {spec} v {engine}: {took:.0f} s\n")
+            matches = [(spec, engine_games.get(game_id, 100), 0) for spec in agents or ["random"]]
+            # The engine against itself from 4-turn random openings: realistic positions for the rules check.
+            matches.append((engine, selfplay_games.get(game_id, 10), 4))
+            for spec, n, openings in matches:
+                lines += [_engine_match(game_id, spec, engine, n, openings, jobs, seed, data, log), ""]
         lines.append("")
     lines.append(END)
     return "\n".join(lines) + "\n"
@@ -167,9 +178,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--quick", action="store_true", help="2 games per pairing and 4 per engine match (a smoke run)")
     args = p.parse_args(argv)
     engine_games = json.loads(args.engine_games) if args.engine_games else None
+    selfplay_games = None
     if args.quick:
-        args.games, engine_games = 2, {g: 4 for g in ENGINE_SPECS}
-    section = run_ladder(args.games, engine_games, jobs=args.jobs, seed=args.seed, only=args.only, data=args.data)
+        args.games, engine_games, selfplay_games = 2, {g: 4 for g in ENGINE_SPECS}, {g: 2 for g in ENGINE_SPECS}
+    section = run_ladder(args.games, engine_games, selfplay_games, jobs=args.jobs, seed=args.seed, only=args.only, data=args.data)
     doc = open(args.out, encoding="utf-8").read() if os.path.exists(args.out) else "# Arena\n"
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(replace_section(doc, section))
