@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import IO, Iterable, Iterator, Optional, Sequence, Union
 
@@ -236,12 +237,12 @@ class ReplayedGame:
 
 
 def _error(record: Record, state: State, codec: Codec, turn: Turn, i: int, kind: str, why: str) -> RecordError:
-    legal = codec.legal_moves(state) if not state.is_terminal() else []
+    legal = codec.legal_moves(state) if not state.is_terminal() and not state.is_chance_node() else []
     number = f"{turn.number}{'...' if turn.black else '.'}" if turn.number is not None else f"turn {i + 1}"
     shown = ", ".join(legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else "")
     return RecordError(
         f"{record.describe()}: move {number} {turn.text!r}: {why} at {state.to_string()!r}; "
-        f"legal moves: {shown or 'none (the game is over)'}",
+        f"legal moves: {shown or ('none (the game is over)' if state.is_terminal() else 'the dice are rolled first')}",
         kind=kind, source=record.source, tags=dict(record.tags), number=number, move=turn.text,
         position=state.to_string(), legal_moves=legal,
     )
@@ -449,7 +450,7 @@ class Recorder:
         st.apply_action(action)
         if not isinstance(self.codec, BackgammonCodec):
             return
-        nums = [int(x) for x in name.split() if x.isdigit()]
+        nums = [int(x) for x in re.findall(r"\d", name)]
         roll = (max(nums), min(nums)) if len(nums) == 2 else None
         opening = name.startswith("opening")
         if st.is_chance_node() and roll is not None:
@@ -471,7 +472,6 @@ class Recorder:
         st = self.state
         mover = st.current_player
         before = st.clone()
-        turns_before = st.turns_played
         opening = False
         if isinstance(self.codec, BackgammonCodec):
             opening = getattr(self, "_opening", False) or self._at_opening(before)
@@ -479,9 +479,10 @@ class Recorder:
         st.play(move)
         written = self.codec.write(before, move)
         self._add(written, mover, opening)
-        if isinstance(self.codec, BackgammonCodec) and st.turns_played - turns_before > 1:
-            for k in range(st.turns_played - turns_before - 1):
-                self._add("pass", 1 - mover if k % 2 == 0 else mover)
+        if isinstance(self.codec, BackgammonCodec) and not st.is_terminal() and st.current_player == mover:
+            # Sampled dice: the opponent's roll had no legal move and passed
+            # unseen (its dice are not in the state any more).
+            self._add("pass", 1 - mover)
 
     def _at_opening(self, before: State) -> bool:
         from ..render.backgammon import decode

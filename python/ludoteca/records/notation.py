@@ -209,6 +209,9 @@ class DraughtsCodec(Codec):
 
     def candidates(self, state: State, written: str, black: bool) -> list[Candidate]:
         parsed = self.parse_squares(written)
+        if self.soplo:
+            # Soplo presets are written in the core's notation (a capture may stop early).
+            return super().candidates(state, written, black)
         if parsed is None or (len(parsed[0]) == 2 and parsed[1] == ["-"]):
             direct = super().candidates(state, written, black)
             if direct or parsed is None:

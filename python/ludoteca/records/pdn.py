@@ -98,7 +98,7 @@ _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 _MOVENUM = re.compile(r"^(\d+)\.(\.\.)?(.*)$")
 _STRENGTH = re.compile(r"^(.*?)((?:[!?]+)|(?:\([!?]+\)))$")
 # Spaces inside a move (`1- 7`, `35x 4`): glued back when a square follows.
-_INNER_SPACE = re.compile(r"(?<=[0-9a-h][-x:]) +(?=[0-9a-h]?\d{1,2}(?![\d.]))")
+_INNER_SPACE = re.compile(r"(?<=[0-9a-h][-x]) +(?=[0-9a-h]?\d{1,2}(?![\d.:/]))")
 
 
 def _lines_to_games(text: str) -> Iterator[tuple[list[tuple[str, str]], str]]:
