@@ -343,18 +343,18 @@ def replay_record(record: Record, game_id: Optional[str] = None, *, actions: boo
         cand = cands[0]
         if actions:
             out.actions.append(_turn_actions(state, cand))
-        out.moves.append(_core_move(state, cand))
+        out.moves.append(_core_move(state, cand, turn.text))
         state = cand.state
         out.states.append(state.clone())
     return out
 
 
-def _core_move(before: State, cand: Candidate) -> str:
+def _core_move(before: State, cand: Candidate, written: str = "") -> str:
     """The turn in the core's notation (the legal move leading to the candidate)."""
     st = before
     prefix = ""
     if st.is_chance_node():
-        return "roll"
+        return written
     target = cand.state.to_string()
     for m in st.legal_moves():
         trial = st.clone()

@@ -296,13 +296,17 @@ def format_record(rec: Record, width: int = 79) -> str:
     out = [f'[{k} "{_quote(v)}"]' for k, v in rec.tags.items()]
     words: list[str] = [f"{{{c}}}" for c in rec.pre_comments]
     interrupted = True
+    prev: Optional[Turn] = None
     for t in rec.turns:
         if not t.black:
             words.append(f"{t.number}.")
-        elif interrupted:
+        elif interrupted or prev is None or prev.black or prev.number != t.number:
             words.append(f"{t.number}...")
-        words.append(t.text)
-        words += t.nags
+        prev = t
+        # Move strength marks stick to the move (PDN 3.0 restriction 2); NAGs stand apart.
+        marks = "".join(n for n in t.nags if not n.startswith("$"))
+        words.append(t.text + marks)
+        words += [n for n in t.nags if n.startswith("$")]
         words += [f"{{{c}}}" for c in t.comments]
         words += [f"({v})" for v in t.variations]
         interrupted = bool(t.comments or t.variations)
