@@ -64,7 +64,8 @@ class RecordError(LudotecaValueError):
     The message names the file, the game (its tags), the move number, the
     move as written, the position string and the legal moves there. The
     same facts are attributes (``None`` where they do not apply): ``kind``
-    (``"illegal move"``, ``"ambiguous move"``, ``"move after the end"``,
+    (``"illegal move"``, ``"ambiguous move"``, ``"unknown move"`` (a ``-``),
+    ``"move after the end"``,
     ``"position"``, ``"game type"``, ``"syntax"``), ``source``, ``tags``,
     ``number`` (the move number as written), ``move``, ``position``,
     ``legal_moves``.

@@ -323,6 +323,10 @@ def replay_record(record: Record, game_id: Optional[str] = None, *, actions: boo
         if state.is_terminal():
             out.error = _error(record, state, codec, turn, i, "move after the end", "the game is already over")
             break
+        if turn.text.strip("-") == "":
+            # PDN's sign for a move nobody wrote down (`41. - -`).
+            out.error = _error(record, state, codec, turn, i, "unknown move", "the record does not give this move")
+            break
         cands = codec.candidates(state, turn.text, turn.black)
         if not cands:
             out.error = _error(record, state, codec, turn, i, "illegal move", "not a legal move")
@@ -355,6 +359,8 @@ def _core_move(before: State, cand: Candidate, written: str = "") -> str:
     prefix = ""
     if st.is_chance_node():
         return written
+    if cand.move is not None:
+        return cand.move
     target = cand.state.to_string()
     for m in st.legal_moves():
         trial = st.clone()

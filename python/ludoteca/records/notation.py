@@ -32,11 +32,12 @@ __all__ = ["Candidate", "Codec", "codec_for"]
 
 @dataclass
 class Candidate:
-    """A legal turn a written move can mean: the state after it, and its
-    decisions when the matching found them (else ``None``)."""
+    """A legal turn a written move can mean: the state after it, its
+    decisions and its core notation when the matching found them (else ``None``)."""
 
     state: State
     actions: Optional[list[int]] = None
+    move: Optional[str] = None
 
 
 def _turn_done(before: State, after: State) -> bool:
@@ -68,7 +69,7 @@ class Codec:
             trial.play(self.core_spelling(written))
         except LudotecaError:
             return []
-        return [Candidate(trial)]
+        return [Candidate(trial, move=self.core_spelling(written))]
 
     def legal_moves(self, state: State) -> list[str]:
         """The legal turns at ``state`` as this game's records write them."""
@@ -203,8 +204,8 @@ class DraughtsCodec(Codec):
     @staticmethod
     def _distinct(routes: Iterator[tuple[list[int], list[int], State]]) -> list[Candidate]:
         seen: dict[str, Candidate] = {}
-        for actions, _, end in routes:
-            seen.setdefault(end.to_string(), Candidate(end, actions))
+        for actions, landings, end in routes:
+            seen.setdefault(end.to_string(), Candidate(end, actions, "x".join(map(str, landings))))
         return list(seen.values())
 
     def candidates(self, state: State, written: str, black: bool) -> list[Candidate]:
@@ -212,7 +213,8 @@ class DraughtsCodec(Codec):
         if self.soplo:
             # Soplo presets are written in the core's notation (a capture may stop early).
             return super().candidates(state, written, black)
-        if parsed is None or (len(parsed[0]) == 2 and parsed[1] == ["-"]):
+        if parsed is None or len(parsed[0]) > 2 or parsed[1] == ["-"]:
+            # A full capture in the core's spelling names one route exactly.
             direct = super().candidates(state, written, black)
             if direct or parsed is None:
                 return direct
