@@ -99,7 +99,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> 
         _human_player(inp, out) if kind == "human" else _random_player(rng) for kind in (args.p0, args.p1)
     ]
     out.write(f"{game!r}, seed {args.seed}\n{state}\n")
-    start, played = state.clone(), []  # for --save
+    start = state.clone()
+    played: list[str | int] = []  # for --save
     try:
         return _play_loop(state, game, players, rng, out, played)
     finally:

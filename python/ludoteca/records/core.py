@@ -64,12 +64,12 @@ def read(file: Union[PathLike, IO[str]], game_id: Optional[str] = None) -> list[
     Files are read as UTF-8, falling back to Windows-1252 (older PDN files).
     """
     if hasattr(file, "read"):
-        text = file.read()  # type: ignore[union-attr]
+        text = file.read()
         name = getattr(file, "name", "<stream>")
     else:
-        with open(os.fspath(file), "rb") as fh:  # type: ignore[arg-type]
+        with open(os.fspath(file), "rb") as fh:
             text = _decode(fh.read())
-        name = os.fspath(file)  # type: ignore[arg-type]
+        name = os.fspath(file)
     return loads(text, game_id, source=str(name))
 
 
@@ -376,7 +376,7 @@ def _records(source: Source, game_id: Optional[str]) -> Iterator[Record]:
     elif isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
         yield from read(source, game_id)  # type: ignore[arg-type]
     else:
-        yield from source  # type: ignore[misc]
+        yield from source
 
 
 def replay(
@@ -572,9 +572,9 @@ def write_game(
     if file is not None:
         text = format_record(record)
         if hasattr(file, "write"):
-            file.write(text + "\n")  # type: ignore[union-attr]
+            file.write(text + "\n")
         else:
-            path = os.fspath(file)  # type: ignore[arg-type]
+            path = os.fspath(file)
             exists = append and os.path.exists(path) and os.path.getsize(path) > 0
             with open(path, "a" if append else "w", encoding="utf-8") as fh:
                 fh.write(("\n" if exists else "") + text)

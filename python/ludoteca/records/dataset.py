@@ -77,7 +77,7 @@ def to_arrays(
     n_games = 0
     shape: tuple[int, ...] = ()
     num_actions = 0
-    for f in files:  # type: ignore[union-attr]
+    for f in files:
         for g in replay(f, game_id, errors="keep", actions=True):
             if g.error is not None:
                 skipped.append(str(g.error))
