@@ -338,3 +338,38 @@ def test_play_save_writes_a_record_that_replays(tmp_path: Path) -> None:
     games = list(records.replay(f))
     assert [g.game.id for g in games] == ["tablut", "backgammon"]
     assert all(g.error is None for g in games)
+
+
+@needs_shared
+def test_backgammon_match_files_replay_checker_play_and_winners_agree() -> None:
+    # The small BackgammonGalaxy and gnubg matches (Jellyfish format); the
+    # 112 Hardy files take ~40 s and are reported in docs/records.md.
+    assert SHARED is not None
+    files = sorted((SHARED / "backgammon" / "backgammongalaxy").glob("*.txt")) + sorted((SHARED / "backgammon" / "gnubg_selfplay").glob("*.mat"))
+    games = [g for f in files for g in records.replay(f, errors="keep")]
+    assert len(games) == 13 and all(g.error is None for g in games), [str(g.error) for g in games if g.error]
+    ended = [g for g in games if g.ended_on_board]
+    assert len(ended) == 7 and all(g.result_agrees for g in ended)
+    # Points: the cube value times single / gammon / backgammon.
+    for g in ended:
+        cube = max([int(c.split()[-1]) for t in g.record.turns for c in t.comments if "=>" in c] or [1])
+        assert int(g.record.tags["Points"]) == cube * abs(int(g.final.returns()[0]))
+
+
+def test_jellyfish_notation_bar_off_repeats_and_a_one_die_last_bear_off() -> None:
+    text = """ 1 point match
+
+ Game 1
+ A : 0                          B : 0
+  1) 31: 8/5 6/5                 66: 24/18(2) 13/7(2)
+      Wins 1 point
+"""
+    (rec,) = records.loads_match(text)
+    assert rec.moves == ["31: 8/5 6/5", "66: 24/18 24/18 13/7 13/7"]
+    assert rec.tags["Result"] == "1-0" and rec.turns[1].black
+    (g,) = records.replay(rec)
+    assert g.error is None and not g.ended_on_board
+    game = ludoteca.Game("backgammon", chance="explicit")
+    st = game.state_from_string("bbeBBQACAAAAAA:MAEgAAAAAAAA")  # one checker on the 2-point
+    (c,) = records.replay(records.Record(tags={"GameType": "backgammon", "FEN": st.to_string()}, turns=[records.Turn("21: 2/off")]))
+    assert c.error is None and c.final.is_terminal() and c.moves == ["2/1 1/off"]

@@ -29,6 +29,7 @@ from .core import (
 )
 from .dataset import Arrays, to_arrays
 from .gametypes import GAME_TYPES, GameType, game_type_for
+from .jellyfish import loads_match, read_match
 from .pdn import Record, Turn, format_record
 
 __all__ = [
@@ -44,7 +45,9 @@ __all__ = [
     "game_of",
     "game_type_for",
     "loads",
+    "loads_match",
     "read",
+    "read_match",
     "replay",
     "replay_record",
     "result_winner",

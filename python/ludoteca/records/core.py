@@ -62,7 +62,13 @@ def read(file: Union[PathLike, IO[str]], game_id: Optional[str] = None) -> list[
     """Every game record of a PDN file (a path or an open text file).
 
     Files are read as UTF-8, falling back to Windows-1252 (older PDN files).
+    ``.mat`` and ``.txt`` files are read as Jellyfish / gnubg backgammon
+    match files (:func:`ludoteca.records.jellyfish.read_match`).
     """
+    if not hasattr(file, "read") and str(os.fspath(file)).lower().endswith((".mat", ".txt")):
+        from .jellyfish import read_match
+
+        return read_match(file)
     if hasattr(file, "read"):
         text = file.read()
         name = getattr(file, "name", "<stream>")
@@ -357,10 +363,10 @@ def _core_move(before: State, cand: Candidate, written: str = "") -> str:
     """The turn in the core's notation (the legal move leading to the candidate)."""
     st = before
     prefix = ""
-    if st.is_chance_node():
-        return written
     if cand.move is not None:
         return cand.move
+    if st.is_chance_node():
+        return "pass"  # a roll with no legal move
     target = cand.state.to_string()
     for m in st.legal_moves():
         trial = st.clone()

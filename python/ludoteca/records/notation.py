@@ -286,10 +286,54 @@ class BackgammonCodec(Codec):
         if not moves or moves.lower() == "pass":
             return []
         try:
-            st.play(moves)
+            trial = st.clone()
+            trial.play(moves)
+            return [Candidate(trial, move=moves)]
         except LudotecaError:
-            return []
-        return [Candidate(st)]
+            return self._same_board(st, moves)
+
+    @staticmethod
+    def _same_board(st: State, moves: str) -> list[Candidate]:
+        """The legal move that leaves the board the written checker moves leave.
+
+        Bearing off the last checker with one die (``2/off`` with 2-1)
+        uses fewer dice than the legal ``2/1 1/off`` but ends in the same
+        position; gnubg and Jellyfish write it so.
+        """
+        from ..render.backgammon import decode
+
+        pos = decode(st.to_string())
+        me = pos.turn
+        mine, theirs = list(pos.points[me]), list(pos.points[1 - me])
+        bar, off = [pos.bar[me], pos.bar[1 - me]], pos.off[me]
+        for tok in moves.replace("*", "").split():
+            a, _, b = tok.partition("/")
+            if a.lower() == "bar":
+                if bar[0] == 0:
+                    return []
+                bar[0] -= 1
+            else:
+                if not a.isdigit() or not 1 <= int(a) <= 24 or mine[int(a) - 1] == 0:
+                    return []
+                mine[int(a) - 1] -= 1
+            if b.lower() == "off":
+                off += 1
+                continue
+            if not b.isdigit() or not 1 <= int(b) <= 24:
+                return []
+            q = 24 - int(b)  # the opponent's index of my point b
+            if theirs[q] > 1:
+                return []
+            if theirs[q] == 1:
+                theirs[q], bar[1] = 0, bar[1] + 1
+            mine[int(b) - 1] += 1
+        for m in st.legal_moves():
+            trial = st.clone()
+            trial.play(m)
+            p = decode(trial.to_string())
+            if (list(p.points[me]), list(p.points[1 - me]), p.bar[me], p.bar[1 - me], p.off[me]) == (mine, theirs, bar[0], bar[1], off):
+                return [Candidate(trial, move=m)]
+        return []
 
     @staticmethod
     def _dice_match(state: State, roll: tuple[int, int]) -> bool:
