@@ -373,3 +373,14 @@ def test_jellyfish_notation_bar_off_repeats_and_a_one_die_last_bear_off() -> Non
     st = game.state_from_string("bbeBBQACAAAAAA:MAEgAAAAAAAA")  # one checker on the 2-point
     (c,) = records.replay(records.Record(tags={"GameType": "backgammon", "FEN": st.to_string()}, turns=[records.Turn("21: 2/off")]))
     assert c.error is None and c.final.is_terminal() and c.moves == ["2/1 1/off"]
+
+
+@needs_shared
+def test_acf_checkers_transcription_replays_with_english_checkers_rules() -> None:
+    # 9,377 games, 460,287 moves replay in ~2 minutes (docs/records.md); CI replays the first 400.
+    assert SHARED is not None
+    recs = records.read(SHARED / "checkers" / "ACF.txt")
+    assert len(recs) == 9377 and recs[0].tags["GameType"] == "21"
+    games = list(records.replay(recs[:400], errors="keep"))
+    assert all(g.error is None for g in games), [str(g.error) for g in games if g.error][:3]
+    assert sum(len(g.moves) for g in games) > 15000

@@ -29,6 +29,7 @@ from .core import (
 )
 from .dataset import Arrays, to_arrays
 from .gametypes import GAME_TYPES, GameType, game_type_for
+from .acf import loads_acf, read_acf
 from .jellyfish import loads_match, read_match
 from .pdn import Record, Turn, format_record
 
@@ -45,8 +46,10 @@ __all__ = [
     "game_of",
     "game_type_for",
     "loads",
+    "loads_acf",
     "loads_match",
     "read",
+    "read_acf",
     "read_match",
     "replay",
     "replay_record",

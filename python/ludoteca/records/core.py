@@ -62,13 +62,10 @@ def read(file: Union[PathLike, IO[str]], game_id: Optional[str] = None) -> list[
     """Every game record of a PDN file (a path or an open text file).
 
     Files are read as UTF-8, falling back to Windows-1252 (older PDN files).
-    ``.mat`` and ``.txt`` files are read as Jellyfish / gnubg backgammon
-    match files (:func:`ludoteca.records.jellyfish.read_match`).
+    Jellyfish / gnubg backgammon match files (``N point match``) and the
+    ``ACF.txt`` checkers transcription are recognised by their content and
+    read by :mod:`~ludoteca.records.jellyfish` and :mod:`~ludoteca.records.acf`.
     """
-    if not hasattr(file, "read") and str(os.fspath(file)).lower().endswith((".mat", ".txt")):
-        from .jellyfish import read_match
-
-        return read_match(file)
     if hasattr(file, "read"):
         text = file.read()
         name = getattr(file, "name", "<stream>")
@@ -76,6 +73,15 @@ def read(file: Union[PathLike, IO[str]], game_id: Optional[str] = None) -> list[
         with open(os.fspath(file), "rb") as fh:
             text = _decode(fh.read())
         name = os.fspath(file)
+    # Other formats in the collections, told by their content.
+    if re.search(r"^\s*\d+ point match", text, re.M):
+        from .jellyfish import loads_match
+
+        return loads_match(text, source=str(name))
+    if re.match(r"^[\d\- ]+\t\S", text):
+        from .acf import loads_acf
+
+        return loads_acf(text, source=str(name))
     return loads(text, game_id, source=str(name))
 
 
