@@ -379,8 +379,10 @@ def test_jellyfish_notation_bar_off_repeats_and_a_one_die_last_bear_off() -> Non
 def test_acf_checkers_transcription_replays_with_english_checkers_rules() -> None:
     # 9,377 games, 460,287 moves replay in ~2 minutes (docs/records.md); CI replays the first 400.
     assert SHARED is not None
-    recs = records.read(SHARED / "checkers" / "ACF.txt")
-    assert len(recs) == 9377 and recs[0].tags["GameType"] == "21"
-    games = list(records.replay(recs[:400], errors="keep"))
+    lines = (SHARED / "checkers" / "ACF.txt").read_text().splitlines()
+    assert len(lines) == 9377
+    recs = records.loads_acf("\n".join(lines[:400]))
+    assert recs[0].tags["GameType"] == "21" and recs[0].moves[:3] == ["10-15", "23-19", "7-10"]
+    games = list(records.replay(recs, errors="keep"))
     assert all(g.error is None for g in games), [str(g.error) for g in games if g.error][:3]
     assert sum(len(g.moves) for g in games) > 15000

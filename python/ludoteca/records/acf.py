@@ -9,7 +9,6 @@ Each line becomes an English checkers :class:`~ludoteca.records.pdn.Record`.
 from __future__ import annotations
 
 import os
-import re
 
 from .pdn import Record, Turn
 
@@ -28,7 +27,7 @@ def loads_acf(text: str, source: str = "<string>") -> list[Record]:
         moves, _, result = line.partition("\t")
         turns = []
         for k, mv in enumerate(moves.split()):
-            squares = [_square(int(x)) for x in re.findall(r"\d+", mv)]
+            squares = [_square(int(x)) for x in mv.split("-")]
             turns.append(Turn("-".join(map(str, squares)), number=k // 2 + 1, black=k % 2 == 1))
         tags = {"Event": f"ACF game {index + 1}", "GameType": "21", "Result": result.strip() or "*"}
         out.append(Record(tags=tags, turns=turns, terminator=tags["Result"], source=source, index=index))
