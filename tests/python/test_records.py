@@ -386,3 +386,24 @@ def test_acf_checkers_transcription_replays_with_english_checkers_rules() -> Non
     games = list(records.replay(recs, errors="keep"))
     assert all(g.error is None for g in games), [str(g.error) for g in games if g.error][:3]
     assert sum(len(g.moves) for g in games) > 15000
+
+
+def test_a_game_from_a_set_up_position_carries_its_fen_and_reads_back(game_id: str) -> None:
+    start, played = _random_game(game_id, 7)
+    st = start.clone()
+    strings = [m for m in played if isinstance(m, str)]
+    k = 0
+    for m in played:  # advance six turns (and their dice) to a mid-game start
+        if k == 6:
+            break
+        st.play(m) if isinstance(m, str) else st.apply_action(m)
+        k += isinstance(m, str)
+    if st.is_terminal() or st.is_chance_node():
+        pytest.skip("the sample game ended early")
+    rest = played[played.index(strings[5]) + 1 :] if len(strings) > 6 else []
+    rec = records.write_game(None, st, rest)
+    assert rec.tags["SetUp"] == "1" and rec.tags["FEN"] == st.to_string()
+    (back,) = records.loads(records.format_record(rec))
+    (g,) = records.replay(back)
+    assert g.states[0].to_string() == st.to_string()
+    assert len(g.moves) == len(back.turns)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import IO, Iterable, Iterator, Optional, Sequence, Union
+from typing import IO, TYPE_CHECKING, Iterable, Iterator, Optional, Sequence, Union
 
 from .._core import Game, State
 from ..errors import LudotecaError, RecordError
 from .gametypes import GAME_TYPES, GameType, format_options, game_type_for, game_type_tag, parse_options
 from .notation import BackgammonCodec, Candidate, Codec, codec_for
 from .pdn import Record, Turn, format_record, parse
+
+if TYPE_CHECKING:
+    from ..render.backgammon import BackgammonPosition
 
 __all__ = [
     "read",
@@ -440,7 +443,7 @@ class Recorder:
         self.codec = codec_for(start.game)
         self.tags = dict(tags or {})
         self.turns: list[Turn] = []
-        self._roll: Optional[tuple[int, int]] = None
+        self._opening = False  # the last chance action was a backgammon opening roll
         self._number = 0
         self._black = True
         self._first_player = self._first_mover(self.state)
@@ -477,7 +480,6 @@ class Recorder:
             self._add(f"{roll[0]}{roll[1]}:", mover, opening)
         else:
             self._opening = opening
-            self._roll = roll
 
     def _mover_of_pass(self, opening: bool, nums: list[int]) -> int:
         if opening:
@@ -492,7 +494,7 @@ class Recorder:
         before = st.clone()
         opening = False
         if isinstance(self.codec, BackgammonCodec):
-            opening = getattr(self, "_opening", False) or self._at_opening(before)
+            opening = self._opening or not self.turns or _opening_board(before)
             self._opening = False
         st.play(move)
         written = self.codec.write(before, move)
@@ -501,16 +503,6 @@ class Recorder:
             # Sampled dice: the opponent's roll had no legal move and passed
             # unseen (its dice are not in the state any more).
             self._add("pass", 1 - mover)
-
-    def _at_opening(self, before: State) -> bool:
-        from ..render.backgammon import decode
-
-        if not self.turns:
-            return True
-        pos = decode(before.to_string())
-        # The first turn of a game: 15 checkers each on their start points.
-        start = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)
-        return pos.points == (start, start) and pos.off == (0, 0)
 
     def record(self, result: Optional[str] = None) -> Record:
         """The record so far (``Result`` from the game's end unless given)."""
@@ -523,34 +515,42 @@ class Recorder:
         opts = format_options(game)
         if opts:
             tags["Options"] = opts
-        standard = game.new_state(0)
-        if self.gt.game_id == "backgammon":
-            standard = Game("backgammon", chance="explicit").new_state(0)
-        start_str = self.start.to_string()
-        if self.gt.game_id == "tablero":
-            standard = self.start  # the long GameType says who starts
-        if start_str != standard.to_string() and not self._standard_backgammon_start():
+        if not self._standard_start():
             tags["SetUp"] = "1"
-            tags["FEN"] = start_str
+            tags["FEN"] = self.start.to_string()
         for k, v in self.tags.items():
             tags.setdefault(k, v)
         return Record(tags=tags, turns=[Turn(t.text, t.number, t.black) for t in self.turns], terminator=tags["Result"])
 
-    def _standard_backgammon_start(self) -> bool:
-        if self.gt.game_id != "backgammon":
-            return False
-        return bool(self.turns) and self._at_opening_string(self.start)
-
-    def _at_opening_string(self, st: State) -> bool:
-        from ..render.backgammon import decode
-
-        pos = decode(st.to_string())
-        start = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)
-        return pos.points == (start, start) and pos.off == (0, 0) and pos.bar == (0, 0) and pos.score == (0, 0)
+    def _standard_start(self) -> bool:
+        """Whether the game began at the standard start (no FEN needed)."""
+        if self.gt.game_id == "backgammon":
+            # Any opening with the score at 0-0 (sampled dice already rolled or not).
+            return _opening_board(self.start) and decode_backgammon(self.start).score == (0, 0)
+        game = self.start.game
+        # Tablero draws who starts; its long GameType says which, so both starts are standard.
+        starts = {game.new_state(seed).to_string() for seed in range(16 if self.gt.first is None else 1)}
+        return self.start.to_string() in starts
 
     def text(self, result: Optional[str] = None) -> str:
         """The PDN text of :meth:`record`."""
         return format_record(self.record(result))
+
+
+_BG_START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)
+
+
+def decode_backgammon(st: State) -> "BackgammonPosition":
+    """The decoded gnubg position of a backgammon state."""
+    from ..render.backgammon import decode
+
+    return decode(st.to_string())
+
+
+def _opening_board(st: State) -> bool:
+    """Both sides' 15 checkers on their start points: the first turn of a game."""
+    pos = decode_backgammon(st)
+    return pos.points == (_BG_START, _BG_START) and pos.off == (0, 0) and pos.bar == (0, 0)
 
 
 def write_game(
