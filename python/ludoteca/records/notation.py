@@ -81,6 +81,9 @@ class Codec:
 _NUM_MOVE = re.compile(r"^0*(\d{1,2})((?:[-x:]0*\d{1,2})+)$")
 _ALG_MOVE = re.compile(r"^([a-j](?:10|[1-9]))((?:[-x:]?[a-j](?:10|[1-9]))+)$")
 _HOP_NAME = re.compile(r"^(\d+)([-x])(\d+)$")
+_DIGITS = re.compile(r"\d+")
+_SEPS = re.compile(r"[-x:]")
+_ALG_SQUARE = re.compile(r"[a-j](?:10|[1-9])")
 
 
 class DraughtsCodec(Codec):
@@ -90,6 +93,7 @@ class DraughtsCodec(Codec):
         super().__init__(gt)
         self.half = gt.size // 2
         self.soplo = gt.game_id in ("tablero", "damas", "damas_10x10")
+        self._parsed: dict[str, Optional[tuple[list[int], list[str]]]] = {}
 
     # Squares: our numbering is PDN's (1 at the top left of player 0, row by row).
     def rc(self, sq: int) -> tuple[int, int]:
@@ -115,16 +119,22 @@ class DraughtsCodec(Codec):
 
     def parse_squares(self, written: str) -> Optional[tuple[list[int], list[str]]]:
         """Squares and separators of a written move, or ``None`` if it is no square move."""
+        # Collections repeat the same few hundred moves: parse each spelling once.
+        if written not in self._parsed:
+            self._parsed[written] = self._parse_squares(written)
+        return self._parsed[written]
+
+    def _parse_squares(self, written: str) -> Optional[tuple[list[int], list[str]]]:
         m = _NUM_MOVE.match(written)
         if m:
-            squares = [int(m.group(1))] + [int(x) for x in re.findall(r"\d+", m.group(2))]
-            seps = re.findall(r"[-x:]", m.group(2))
+            squares = [int(m.group(1))] + [int(x) for x in _DIGITS.findall(m.group(2))]
+            seps = _SEPS.findall(m.group(2))
         else:
             m = _ALG_MOVE.match(written)
             if not m:
                 return None
-            names = [m.group(1)] + re.findall(r"[a-j](?:10|[1-9])", m.group(2))
-            seps = re.findall(r"[-x:]", m.group(2)) or ["-"]
+            names = [m.group(1)] + _ALG_SQUARE.findall(m.group(2))
+            seps = _SEPS.findall(m.group(2)) or ["-"]
             try:
                 squares = [self.from_algebraic(n) for n in names]
             except ValueError:
