@@ -205,8 +205,9 @@ class ReplayedGame:
     the decisions of turn ``i``; ``moves[i]`` turn ``i`` in the core's
     notation. ``error`` is the :class:`~ludoteca.errors.RecordError` that
     stopped the replay (then ``states`` ends at the position where the bad
-    move was written). Iterating over a ``ReplayedGame`` iterates over its
-    states.
+    move was written; it is empty when the game could not even be set up:
+    unknown ``GameType``, bad ``FEN``). Iterating over a ``ReplayedGame``
+    iterates over its states.
     """
 
     record: Record
@@ -265,15 +266,14 @@ def _error(record: Record, state: State, codec: Codec, turn: Turn, i: int, kind:
 
 def _survives(codec: Codec, state: State, turns: list[Turn], depth: int) -> bool:
     """Whether the next ``depth`` written turns can be played from ``state``."""
-    for t in turns[:depth]:
+    for k, t in enumerate(turns[:depth]):
         if state.is_terminal():
             return False
         cands = codec.candidates(state, t.text, t.black)
         if not cands:
             return False
         if len(cands) > 1:
-            rest = turns[turns.index(t) + 1 :]
-            return any(_survives(codec, c.state, rest, depth - 1) for c in cands)
+            return any(_survives(codec, c.state, turns[k + 1 :], depth - k - 1) for c in cands)
         state = cands[0].state
     return True
 
@@ -353,8 +353,7 @@ def replay_record(record: Record, game_id: Optional[str] = None, *, actions: boo
                 # Still open: let the whole rest of the game decide.
                 alive = [c for c in alive if _survives(codec, c.state, rest, len(rest))]
             if len(alive) != 1:
-                fit = [c for c in (alive or cands)]
-                meant = ", ".join(_core_move(state, c) for c in fit)
+                meant = ", ".join(_core_move(state, c) for c in (alive or cands))
                 out.error = _error(record, state, codec, turn, i, "ambiguous move",
                                    f"ambiguous: {meant} fit it{' and every move after it' if alive else ' but none fits the moves after it'}")
                 break
@@ -371,7 +370,6 @@ def replay_record(record: Record, game_id: Optional[str] = None, *, actions: boo
 def _core_move(before: State, cand: Candidate, written: str = "") -> str:
     """The turn in the core's notation (the legal move leading to the candidate)."""
     st = before
-    prefix = ""
     if cand.move is not None:
         return cand.move
     if st.is_chance_node():
@@ -381,7 +379,7 @@ def _core_move(before: State, cand: Candidate, written: str = "") -> str:
         trial = st.clone()
         trial.play(m)
         if trial.to_string() == target:
-            return prefix + m
+            return m
     return "?"
 
 
