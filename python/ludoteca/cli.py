@@ -1,4 +1,4 @@
-"""Command line: ``python -m ludoteca list | play | perft``.
+"""Command line: ``python -m ludoteca list | play | perft | replay``.
 
 Examples::
 
@@ -6,6 +6,8 @@ Examples::
     python -m ludoteca play tablut --p0 human --p1 random --seed 3
     python -m ludoteca perft tablut 3
     python -m ludoteca perft kharbaga 4 --option removal=deferred
+    python -m ludoteca play tablut --p0 random --p1 random --save games.pdn
+    python -m ludoteca replay ../shared/records/international/*.pdn
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from typing import Any, Callable, Sequence, TextIO
 from ._core import Game, State, game_info, games
 from .arena import cli as arena_cli
 from .errors import LudotecaError
+from .records import cli as records_cli
+from .records import write_game
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -96,6 +100,16 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> 
         _human_player(inp, out) if kind == "human" else _random_player(rng) for kind in (args.p0, args.p1)
     ]
     out.write(f"{game!r}, seed {args.seed}\n{state}\n")
+    start = state.clone()
+    played: list[str | int] = []  # for --save
+    try:
+        return _play_loop(state, game, players, rng, out, played)
+    finally:
+        if getattr(args, "save", None):
+            write_game(args.save, start, played, {"Event": f"python -m ludoteca play, seed {args.seed}", "White": args.p0, "Black": args.p1})
+
+
+def _play_loop(state: State, game: Game, players: list[Player], rng: random.Random, out: TextIO, played: list[str | int]) -> int:
     while not state.is_terminal():
         if state.turns_played >= game.max_turns > 0:
             out.write(f"truncated after {game.max_turns} turns\n")
@@ -105,6 +119,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> 
             a = rng.choices(actions, weights=probs)[0]
             out.write(f"chance: {state.action_to_string(a)}\n")
             state.apply_action(a)
+            played.append(a)
             continue
         mover = state.current_player
         try:
@@ -113,6 +128,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> 
             out.write("\nend of input\n")
             return 1
         state.play(move)
+        played.append(move)
         out.write(f"\nturn {state.turns_played}: player {mover} plays {move}\n{state}\n")
     r = state.returns()
     result = "draw" if r[0] == r[1] else f"player {0 if r[0] > r[1] else 1} wins"
@@ -144,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--p1", choices=["random", "human"], default="random")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+    play.add_argument("--save", default=None, metavar="FILE", help="append the game's record (PDN) to FILE")
     perft = sub.add_parser("perft", help="count leaves of the tree of complete turns")
     perft.add_argument("game")
     perft.add_argument("depth", type=int)
@@ -151,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--seed", type=int, default=0, help="seed of the initial position")
     perft.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     arena_cli.add_arguments(sub.add_parser("arena", help="a tournament of agents with ratings (docs/arena.md)"))
+    records_cli.add_parser(sub)
     return p
 
 
@@ -164,6 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return arena_cli.run(args, sys.stdout)
         if args.command == "play":
             return cmd_play(args, sys.stdout)
+        if args.command == "replay":
+            return records_cli.run(args, sys.stdout)
         return cmd_perft(args, sys.stdout)
     except LudotecaError as e:
         sys.stderr.write(f"error: {e}\n")

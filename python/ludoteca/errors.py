@@ -22,6 +22,7 @@ __all__ = [
     "EngineRulesError",
     "EngineCrashError",
     "EngineTimeoutError",
+    "RecordError",
 ]
 
 
@@ -91,3 +92,36 @@ class EngineCrashError(EngineError):
 
 class EngineTimeoutError(EngineError, TimeoutError):
     """The engine did not answer within its time limit (its process was killed)."""
+class RecordError(LudotecaValueError):
+    """A game record that cannot be read or replayed.
+
+    The message names the file, the game (its tags), the move number, the
+    move as written, the position string and the legal moves there. The
+    same facts are attributes (``None`` where they do not apply): ``kind``
+    (``"illegal move"``, ``"ambiguous move"``, ``"unknown move"`` (a ``-``),
+    ``"move after the end"``,
+    ``"position"``, ``"game type"``, ``"syntax"``), ``source``, ``tags``,
+    ``number`` (the move number as written), ``move``, ``position``,
+    ``legal_moves``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str = "syntax",
+        source: str | None = None,
+        tags: dict[str, str] | None = None,
+        number: str | None = None,
+        move: str | None = None,
+        position: str | None = None,
+        legal_moves: list[str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.source = source
+        self.tags = tags
+        self.number = number
+        self.move = move
+        self.position = position
+        self.legal_moves = legal_moves

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 import ludoteca
@@ -51,3 +52,21 @@ def test_pictures_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(sys, "argv", ["pictures.py", "--out", str(tmp_path)])
     _load("pictures").main()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["backgammon.png", "damas.png", "tablut.png"]
+
+
+def test_pretraining_on_records_fits_better_than_a_uniform_policy(tmp_path: Path) -> None:
+    from ludoteca import records
+
+    f = tmp_path / "games.pdn"
+    rng = np.random.default_rng(0)
+    for seed in range(12):
+        state = ludoteca.Game("international").new_state(seed)
+        start, played = state.clone(), []
+        while not state.is_terminal() and state.turns_played < 60:
+            moves = state.legal_moves()
+            m = moves[0] if rng.random() < 0.7 else moves[int(rng.integers(len(moves)))]  # a biased "player"
+            state.play(m)
+            played.append(m)
+        records.write_game(f, start, played)
+    out = _load("pretrain_from_records").pretrain([str(f)], epochs=2)
+    assert out["train_accuracy"] > out["uniform_train"]
