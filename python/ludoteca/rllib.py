@@ -89,7 +89,7 @@ def agent_observation_space(game: Game) -> gym.spaces.Dict:
     })
 
 
-def _split_config(config: Optional[Mapping[str, Any]]) -> tuple[str, Optional[int], dict[str, Any]]:
+def _split_config(config: Optional[Mapping[str, Any]]) -> tuple[str, int, dict[str, Any]]:
     """(game id, seed, game options) from an RLlib env config."""
     options = dict(config or {})
     game_id = options.pop("game", None)
@@ -193,10 +193,10 @@ class LudotecaVectorMultiAgentEnv(VectorMultiAgentEnv):  # type: ignore[misc]
         # games of one batch share them, so one single env stands for all.
         proto = LudotecaMultiAgentEnv({"game": game_id, "seed": seed, **options})
         self.envs = [proto] * num_envs
-        self.single_observation_spaces = dict(proto.observation_spaces)
-        self.single_action_spaces = dict(proto.action_spaces)
-        self.single_observation_space = gym.spaces.Dict(self.single_observation_spaces)
-        self.single_action_space = gym.spaces.Dict(self.single_action_spaces)
+        self.single_observation_spaces: dict[str, gym.Space[Any]] = dict(proto.observation_spaces)
+        self.single_action_spaces: dict[str, gym.Space[Any]] = dict(proto.action_spaces)
+        self.single_observation_space = gym.spaces.Dict(dict(self.single_observation_spaces))
+        self.single_action_space = gym.spaces.Dict(dict(self.single_action_spaces))
         self.metadata = {"autoreset_mode": "next_step"}
         self._rows = np.arange(num_envs)
         self._zeros = np.zeros(num_envs, dtype=np.int64)
@@ -237,7 +237,7 @@ class LudotecaVectorMultiAgentEnv(VectorMultiAgentEnv):  # type: ignore[misc]
             raise OptionError(f"expected {self.num_envs} per-env action dicts, got {len(actions)}")
         flat = self._zeros.copy()
         stepping = ~self._ended
-        for i in np.flatnonzero(stepping):
+        for i in map(int, np.flatnonzero(stepping)):
             mover = AGENTS[int(self._player[i])]
             a = actions[i].get(mover)
             if a is None or len(actions[i]) != 1:
@@ -287,8 +287,9 @@ class LudotecaEnvRunner(MultiAgentEnvRunner):  # type: ignore[misc]
 
     def make_env(self) -> None:
         """Builds the vector env (RLlib calls this at start and on env errors)."""
-        if getattr(self, "env", None) is not None:
-            self.env.close()
+        old: Optional[LudotecaVectorMultiAgentEnv] = getattr(self, "env", None)
+        if old is not None:
+            old.close()
         config = dict(self.config.env_config)
         config.setdefault("seed", 1_000_003 * int(self.worker_index))
         self.env = LudotecaVectorMultiAgentEnv(self.config.num_envs_per_env_runner, config)

@@ -138,7 +138,7 @@ class LudotecaSB3VecEnv(VecEnv):
         masks = self.action_masks()
         return [masks[i] for i in self._get_indices(indices)]
 
-    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None) -> list[bool]:  # type: ignore[type-arg]
+    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
         """Always False: the games are not gymnasium envs and carry no wrappers."""
         return [False for _ in self._get_indices(indices)]
 

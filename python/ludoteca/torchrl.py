@@ -48,7 +48,7 @@ from torchrl.envs import EnvBase
 
 from ._core import Game
 from .errors import OptionError
-from .gym import AgentPlayer, LudotecaVectorEnv
+from .gym import AgentPlayer, LudotecaVectorEnv, observation_space
 
 __all__ = ["LudotecaTorchRLEnv", "make"]
 
@@ -79,7 +79,7 @@ class LudotecaTorchRLEnv(EnvBase):  # type: ignore[misc]
         self.game: Game = self._venv.game
         self.num_envs = num_envs
         n, a = num_envs, self.game.num_actions
-        box = self._venv.single_observation_space
+        box = observation_space(self.game)
         self.observation_spec = Composite(
             observation=Bounded(low=float(box.low.min()), high=float(box.high.max()), shape=(n, *box.shape),
                                 dtype=torch.float32, device=self.device),
@@ -191,8 +191,10 @@ def make(
     seed: int = 0,
     num_threads: Optional[int] = None,
     device: Union[str, torch.device] = "cpu",
+    categorical_action_encoding: bool = True,
     **options: Union[bool, int, str],
 ) -> LudotecaTorchRLEnv:
     """A :class:`LudotecaTorchRLEnv` of ``num_envs`` games (``opponent="random"`` or ``"self"``)."""
     return LudotecaTorchRLEnv(game_id, num_envs, opponent=opponent, agent_player=agent_player, seed=seed,
-                              num_threads=num_threads, device=device, **options)
+                              num_threads=num_threads, device=device,
+                              categorical_action_encoding=categorical_action_encoding, **options)

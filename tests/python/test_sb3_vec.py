@@ -114,10 +114,10 @@ def test_maskable_ppo_trains_on_many_envs_in_one_process() -> None:
 
     torch.set_num_threads(1)
     venv = ludoteca.sb3.make_vec("checkers", 32, opponent="self", seed=0, max_turns=60)
-    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=256, n_epochs=1, seed=0, device="cpu",
+    model = MaskablePPO("MlpPolicy", venv, n_steps=8, batch_size=256, n_epochs=1, seed=0, device="cpu",
                         policy_kwargs={"net_arch": [32]})
-    model.learn(total_timesteps=1024)
-    assert model.num_timesteps >= 1024
+    model.learn(total_timesteps=512)
+    assert model.num_timesteps >= 512
     obs = venv.reset()
     masks = get_action_masks(venv)
     actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
