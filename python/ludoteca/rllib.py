@@ -40,7 +40,7 @@ alone never imports it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
 import gymnasium as gym
@@ -67,6 +67,7 @@ __all__ = [
     "LudotecaVectorMultiAgentEnv",
     "agent_observation_space",
     "module_spec",
+    "multi_module_spec",
     "ppo_config",
 ]
 
@@ -310,6 +311,11 @@ def module_spec(game_id: str, hidden: tuple[int, ...] = (256, 256)) -> RLModuleS
     )
 
 
+def multi_module_spec(game_id: str, module_ids: Sequence[str], hidden: tuple[int, ...] = (256, 256)) -> MultiRLModuleSpec:
+    """A ``MultiRLModuleSpec`` with one :func:`module_spec` per module id."""
+    return MultiRLModuleSpec(rl_module_specs={m: module_spec(game_id, hidden) for m in module_ids})
+
+
 def _shared_policy(agent_id: Any, episode: Any, **kwargs: Any) -> str:
     return "main"
 
@@ -333,7 +339,7 @@ def ppo_config(
         .environment(LudotecaMultiAgentEnv, env_config=config)
         .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=num_envs_per_env_runner)
         .multi_agent(policies={"main"}, policy_mapping_fn=_shared_policy)
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": module_spec(game_id, hidden)}))
+        .rl_module(rl_module_spec=multi_module_spec(game_id, ["main"], hidden))
     )
     if vectorized:
         ppo = ppo.env_runners(env_runner_cls=LudotecaEnvRunner)
