@@ -119,8 +119,8 @@ class LudotecaMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         space = agent_observation_space(self.game)
-        self.observation_spaces = {a: space for a in AGENTS}
-        self.action_spaces = {a: gym.spaces.Discrete(self.game.num_actions) for a in AGENTS}
+        self.observation_spaces: dict[str, gym.Space[Any]] = {a: space for a in AGENTS}
+        self.action_spaces: dict[str, gym.Space[Any]] = {a: gym.spaces.Discrete(self.game.num_actions) for a in AGENTS}
         self._rng = np.random.default_rng(seed)
         self._last_obs: Obs = {}
 

@@ -138,7 +138,8 @@ class LudotecaSB3VecEnv(VecEnv):
         masks = self.action_masks()
         return [masks[i] for i in self._get_indices(indices)]
 
-    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
+    # gymnasium >= 1.3 made Wrapper non-generic: ignore the missing arguments either way.
+    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None) -> list[bool]:  # type: ignore[type-arg, unused-ignore]
         """Always False: the games are not gymnasium envs and carry no wrappers."""
         return [False for _ in self._get_indices(indices)]
 
