@@ -292,7 +292,7 @@ class LudotecaEnvRunner(MultiAgentEnvRunner):  # type: ignore[misc]
         if old is not None:
             old.close()
         config = dict(self.config.env_config)
-        config.setdefault("seed", 1_000_003 * int(self.worker_index))
+        config.setdefault("seed", 1_000_003 * int(self.worker_index or 0))
         self.env = LudotecaVectorMultiAgentEnv(self.config.num_envs_per_env_runner, config)
         self.num_envs = self.env.num_envs
         if not self.config.disable_env_checking:
