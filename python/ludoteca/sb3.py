@@ -144,22 +144,13 @@ class LudotecaSB3VecEnv(VecEnv):
         return [False for _ in self._get_indices(indices)]
 
     def get_images(self) -> Sequence[Optional[np.ndarray]]:
-        """No pictures from the batch (use ``ludoteca.render`` on ``venv.venv._venv.state(i)``)."""
+        """No pictures: the batch keeps no renderer (``ludoteca.render`` draws a ``State``)."""
         return [None for _ in range(self.num_envs)]
 
     def __repr__(self) -> str:
         return f"LudotecaSB3VecEnv({self.game.id!r}, num_envs={self.num_envs}, opponent={self.venv.opponent!r})"
 
 
-def make_vec(
-    game_id: str,
-    num_envs: int,
-    opponent: str = "random",
-    agent_player: AgentPlayer = 0,
-    seed: int = 0,
-    num_threads: Optional[int] = None,
-    **options: Union[bool, int, str],
-) -> LudotecaSB3VecEnv:
-    """A :class:`LudotecaSB3VecEnv` of ``num_envs`` games (``opponent="random"`` or ``"self"``)."""
-    return LudotecaSB3VecEnv(game_id, num_envs, opponent=opponent, agent_player=agent_player, seed=seed,
-                             num_threads=num_threads, **options)
+make_vec = LudotecaSB3VecEnv
+"""``make_vec(game_id, num_envs, opponent="random", agent_player=0, seed=0,
+num_threads=None, **options)``: a :class:`LudotecaSB3VecEnv`."""

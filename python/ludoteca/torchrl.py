@@ -183,18 +183,7 @@ class LudotecaTorchRLEnv(EnvBase):  # type: ignore[misc]
         return f"LudotecaTorchRLEnv({self.game.id!r}, num_envs={self.num_envs}, opponent={self._venv.opponent!r})"
 
 
-def make(
-    game_id: str,
-    num_envs: int,
-    opponent: str = "random",
-    agent_player: AgentPlayer = 0,
-    seed: int = 0,
-    num_threads: Optional[int] = None,
-    device: Union[str, torch.device] = "cpu",
-    categorical_action_encoding: bool = True,
-    **options: Union[bool, int, str],
-) -> LudotecaTorchRLEnv:
-    """A :class:`LudotecaTorchRLEnv` of ``num_envs`` games (``opponent="random"`` or ``"self"``)."""
-    return LudotecaTorchRLEnv(game_id, num_envs, opponent=opponent, agent_player=agent_player, seed=seed,
-                              num_threads=num_threads, device=device,
-                              categorical_action_encoding=categorical_action_encoding, **options)
+make = LudotecaTorchRLEnv
+"""``make(game_id, num_envs, opponent="random", agent_player=0, seed=0,
+num_threads=None, device="cpu", categorical_action_encoding=True, **options)``:
+a :class:`LudotecaTorchRLEnv`."""
