@@ -4,6 +4,7 @@ opponent, on a CPU, and prints the win rate before and after.
     pip install 'ludoteca[gymnasium]' sb3-contrib
     python examples/train_maskable_ppo.py                      # checkers, ~8 minutes
     python examples/train_maskable_ppo.py --game tablut --agent-player 1 --minutes 5
+    python examples/train_maskable_ppo.py --vec --n-envs 64   # one process, one Rust call per step
 
 The agent plays ``--agent-player`` (0 = the side at the bottom; in checkers
 White, who moves second) through ``ludoteca.gym.make``; the legal mask comes
@@ -47,6 +48,8 @@ def main() -> None:
     ap.add_argument("--timesteps", type=int, default=2_000_000, help="upper bound on agent decisions")
     ap.add_argument("--eval-games", type=int, default=200)
     ap.add_argument("--n-envs", type=int, default=8)
+    ap.add_argument("--vec", action="store_true",
+                    help="step all --n-envs games in one Rust call (ludoteca.sb3) instead of DummyVecEnv")
     ap.add_argument("--max-turns", type=int, default=150)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
@@ -77,7 +80,13 @@ def main() -> None:
 
         return thunk
 
-    venv = DummyVecEnv([make_env(i) for i in range(args.n_envs)])
+    if args.vec:
+        import ludoteca.sb3
+
+        venv = ludoteca.sb3.make_vec(args.game, args.n_envs, agent_player=args.agent_player, seed=args.seed,
+                                     max_turns=args.max_turns)
+    else:
+        venv = DummyVecEnv([make_env(i) for i in range(args.n_envs)])
     model = MaskablePPO(
         "MlpPolicy",
         venv,

@@ -179,6 +179,23 @@ class VecEnv:
         where it is true are stepped: the others keep their game (their
         action is ignored) and report it as it stands, with zero rewards and
         no flags. ``ludoteca.gym`` uses it to play the opponent's turns."""
+    def send(self, actions: npt.ArrayLike, env_ids: Optional[npt.ArrayLike] = None) -> None:
+        """Starts stepping asynchronously and returns at once (EnvPool-style):
+        ``actions[j]`` goes to env ``env_ids[j]`` (default: every env,
+        ``actions`` of shape (num_envs,)). The step runs on a background
+        thread exactly as ``step(actions, active=...)`` would; ``recv()``
+        returns it. One send at a time: until ``recv`` has returned every
+        sent env, the other methods raise ``LudotecaValueError``."""
+    def recv(
+        self, batch_size: Optional[int] = None
+    ) -> tuple[
+        npt.NDArray[Any], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
+        """Waits for the last ``send`` and returns ``(obs, rewards, terminated,
+        truncated, info)`` for the sent envs, as ``step`` returns those rows,
+        with ``info["env_id"]`` (int64) naming each row; with ``batch_size``,
+        the first ``batch_size`` sent envs (by id), keeping the rest for the
+        next ``recv`` calls."""
     def rollout(self, steps: int, policy: str = "random") -> dict[str, int]:
         """Plays ``steps`` random legal decisions per env in Rust (every env
         advances one decision per step, observations and masks written as by

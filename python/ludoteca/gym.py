@@ -164,7 +164,8 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.agent_player_option: AgentPlayer = agent_player
         self.agent_player = 0 if agent_player == "random" else int(agent_player)
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.game)  # type: ignore[assignment]
+        # gymnasium < 1.3 types the attribute differently: ignore both ways.
+        self.observation_space = observation_space(self.game)  # type: ignore[assignment, unused-ignore]
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._seeded = False
         self._obs: npt.NDArray[np.float32] = np.zeros(self.game.observation_shape, dtype=np.float32)

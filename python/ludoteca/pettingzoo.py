@@ -85,7 +85,7 @@ class LudotecaAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]]):  
             }
         )
         self.observation_spaces = {a: obs_space for a in AGENTS}
-        self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {a: spaces.Discrete(n) for a in AGENTS}
         self._obs: npt.NDArray[np.float32] = np.zeros(self.game.observation_shape, dtype=np.float32)
         self._mask: npt.NDArray[np.int8] = np.zeros(n, dtype=np.int8)
         self._seeded = False

@@ -5,6 +5,7 @@ mod env;
 mod errors;
 mod state;
 mod vec_env;
+mod vec_env_async;
 
 use crate::options::OptValue;
 use crate::registry;

@@ -3,6 +3,7 @@
 use super::errors::raise;
 use super::state::{type_name, PyGame, PyState};
 use super::to_py;
+use super::vec_env_async::{busy, InFlight, RawOut, Ready};
 use crate::batch::{default_threads, BatchOut, DynBatch, ObsOut};
 use crate::dynamic::DynGame;
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
@@ -46,9 +47,30 @@ pub struct PyVecEnv {
     /// Actions of the current step, converted once and reused.
     actions: Vec<i64>,
     seed: u64,
+    /// A `send` being stepped on its thread, with the arrays it writes.
+    inflight: Option<(InFlight, Arrays)>,
+    /// Rows of a received `send` that `recv(batch_size)` has not handed out.
+    ready: Option<Ready>,
+}
+
+impl Drop for PyVecEnv {
+    fn drop(&mut self) {
+        // The stepping thread uses the batch: it must finish first.
+        if let Some((f, _)) = &mut self.inflight {
+            f.join_quietly();
+        }
+    }
 }
 
 impl PyVecEnv {
+    /// Refuses while a `send` is in flight or not fully received.
+    fn idle(&self) -> PyResult<()> {
+        if self.inflight.is_some() || self.ready.is_some() {
+            return Err(busy());
+        }
+        Ok(())
+    }
+
     fn obs_dims(&self) -> Vec<usize> {
         let mut dims = vec![self.batch.num_envs()];
         dims.extend(self.game.spec().observation_shape.iter().copied());
@@ -199,6 +221,25 @@ impl PyVecEnv {
         Ok(())
     }
 
+    /// Reads `env_ids` for `send`: distinct integers in [0, num_envs).
+    fn read_env_ids(&self, py: Python<'_>, ids: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+        let n = self.batch.num_envs();
+        let bad = || raise("ActionsError", format!("env_ids must be distinct integers in [0, {n}), got {}", type_name(ids)));
+        let arr = py.import("numpy")?.call_method1("asarray", (ids,)).map_err(|_| bad())?;
+        let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+        if !(kind == "i" || kind == "u") || arr.getattr("ndim")?.extract::<usize>()? != 1 {
+            return Err(bad());
+        }
+        let ids: Vec<i64> = arr.call_method1("astype", ("int64",))?.call_method0("tolist")?.extract()?;
+        let mut seen = vec![false; n];
+        for &i in &ids {
+            if !(0..n as i64).contains(&i) || std::mem::replace(&mut seen[i as usize], true) {
+                return Err(raise("ActionsError", format!("env_ids must be distinct integers in [0, {n}), got {ids:?}")));
+            }
+        }
+        Ok(ids)
+    }
+
     /// Converts `active` to a bool vector of the batch's length.
     fn read_active(&self, py: Python<'_>, active: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
         let n = self.batch.num_envs();
@@ -337,6 +378,8 @@ impl PyVecEnv {
             final_rows: Vec::new(),
             actions: Vec::with_capacity(n),
             seed,
+            inflight: None,
+            ready: None,
         };
         let arrays = me.arrays_for_call(py);
         me.run(py, &arrays, |b, out| b.reset(None, out));
@@ -351,6 +394,7 @@ impl PyVecEnv {
         seed: Option<u64>,
         options: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        self.idle()?;
         if options.is_some_and(|o| !o.is_none()) {
             return Err(raise("OptionError", "reset(options=...) is not supported: pass game options to VecEnv()".into()));
         }
@@ -376,6 +420,7 @@ impl PyVecEnv {
         actions: &Bound<'py, PyAny>,
         active: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        self.idle()?;
         self.read_actions(py, actions)?;
         let active = match active {
             Some(a) if !a.is_none() => Some(self.read_active(py, a)?),
@@ -402,6 +447,7 @@ impl PyVecEnv {
     /// steps, terminated, truncated, wins_p0, wins_p1, draws.
     #[pyo3(signature = (steps, policy = "random"))]
     fn rollout<'py>(&mut self, py: Python<'py>, steps: i64, policy: &str) -> PyResult<Bound<'py, PyDict>> {
+        self.idle()?;
         if policy != "random" {
             return Err(raise("OptionError", format!("policy must be \"random\", got {policy:?}")));
         }
@@ -429,21 +475,24 @@ impl PyVecEnv {
     /// One uniformly random legal action per env (chance nodes: an outcome
     /// by its probability), drawn in Rust from each env's own policy
     /// generator (the one `rollout` uses): int64 array of shape (num_envs,).
-    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        self.idle()?;
         let arr = PyArray1::<i64>::zeros(py, self.batch.num_envs(), false);
         // SAFETY: fresh contiguous array, not shared yet.
         self.batch.sample_actions(unsafe { arr.as_slice_mut().expect("contiguous") });
-        arr
+        Ok(arr)
     }
 
     /// Bytes the batch holds besides its output arrays (envs, legal-mask
     /// bitsets, repetition histories; not heap memory inside game states).
-    fn memory_bytes(&self) -> usize {
-        self.batch.memory_bytes() + self.final_obs.capacity() * 4 + self.actions.capacity() * 8
+    fn memory_bytes(&self) -> PyResult<usize> {
+        self.idle()?;
+        Ok(self.batch.memory_bytes() + self.final_obs.capacity() * 4 + self.actions.capacity() * 8)
     }
 
     /// A copy of env `index`'s current state.
     fn state(&self, index: i64) -> PyResult<PyState> {
+        self.idle()?;
         let n = self.batch.num_envs() as i64;
         if !(0..n).contains(&index) {
             return Err(raise("LudotecaValueError", format!("env index must be in [0, {n}), got {index}")));
@@ -453,17 +502,21 @@ impl PyVecEnv {
 
     /// The seed of each env: env i's game k is seeded from the k-th seed derived from it,
     /// exactly as `Env(game_id, seed=env_seeds()[i])` seeds its games.
-    fn env_seeds(&self) -> Vec<u64> {
-        (0..self.batch.num_envs()).map(|i| self.batch.env_seed(i)).collect()
+    fn env_seeds(&self) -> PyResult<Vec<u64>> {
+        self.idle()?;
+        Ok((0..self.batch.num_envs()).map(|i| self.batch.env_seed(i)).collect())
     }
 
     #[getter]
     fn num_envs(&self) -> usize {
-        self.batch.num_envs()
+        match &self.inflight {
+            Some((f, _)) => f.num_envs,
+            None => self.batch.num_envs(),
+        }
     }
     #[getter]
     fn num_actions(&self) -> usize {
-        self.batch.num_actions()
+        self.game.spec().num_actions
     }
     /// Shape of one env's observation.
     #[getter]
@@ -471,11 +524,13 @@ impl PyVecEnv {
         PyTuple::new(py, self.game.spec().observation_shape.iter().copied())
     }
     #[getter]
-    fn num_threads(&self) -> usize {
-        self.batch.threads()
+    fn num_threads(&self) -> PyResult<usize> {
+        self.idle()?;
+        Ok(self.batch.threads())
     }
     #[setter]
     fn set_num_threads(&mut self, threads: i64) -> PyResult<()> {
+        self.idle()?;
         if !(1..=1024).contains(&threads) {
             return Err(raise("OptionError", format!("num_threads must be an integer in [1, 1024], got {threads}")));
         }
@@ -502,6 +557,114 @@ impl PyVecEnv {
     }
 
     fn __repr__(&self) -> String {
+        if self.inflight.is_some() {
+            return format!("VecEnv('{}', num_envs={}, stepping a send)", self.game.entry().id, self.num_envs());
+        }
         format!("VecEnv('{}', num_envs={}, num_threads={})", self.game.entry().id, self.batch.num_envs(), self.batch.threads())
+    }
+
+    /// Starts stepping asynchronously (EnvPool-style) and returns at once:
+    /// `actions[j]` goes to env `env_ids[j]` (default: every env, `actions`
+    /// of shape (num_envs,)). The step runs on a background thread over the
+    /// batch's worker threads, exactly as `step(actions, active=...)` would;
+    /// `recv()` returns its results. One send at a time: until `recv` has
+    /// returned every sent env, the other methods refuse.
+    #[pyo3(signature = (actions, env_ids = None))]
+    fn send(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>, env_ids: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        self.idle()?;
+        let n = self.batch.num_envs();
+        let (actions, active) = match env_ids {
+            Some(ids) if !ids.is_none() => {
+                let ids = self.read_env_ids(py, ids)?;
+                let np = py.import("numpy")?;
+                let given = np.call_method1("asarray", (actions,))?;
+                let shape: Vec<usize> = given.getattr("shape")?.extract()?;
+                if shape != [ids.len()] {
+                    return Err(raise(
+                        "ActionsError",
+                        format!("actions must have one entry per env id: shape ({},), got {shape:?}", ids.len()),
+                    ));
+                }
+                let full = np.call_method1("zeros", (n, given.getattr("dtype")?))?;
+                full.set_item(PyArray1::from_slice(py, &ids), &given)?;
+                let mut active = vec![false; n];
+                for &i in &ids {
+                    active[i as usize] = true;
+                }
+                (full, active)
+            }
+            _ => (actions.clone(), vec![true; n]),
+        };
+        self.read_actions(py, &actions)?;
+        self.batch
+            .validate_active(&self.actions, Some(&active))
+            .map_err(|e| raise("IllegalActionError", e.to_string()))?;
+        let arrays = self.fresh_arrays(py);
+        // SAFETY: fresh C-contiguous arrays, kept alive in `self.inflight`
+        // and not handed to Python before `recv` joins the thread.
+        let raw = unsafe {
+            let obs = match self.dtype {
+                ObsDtype::F32 => ObsOut::F32(arrays.obs.bind(py).cast::<PyArrayDyn<f32>>().unwrap().as_slice_mut().unwrap()),
+                ObsDtype::U8 => ObsOut::U8(arrays.obs.bind(py).cast::<PyArrayDyn<u8>>().unwrap().as_slice_mut().unwrap()),
+            };
+            RawOut::new(BatchOut {
+                obs,
+                mask: arrays.mask.bind(py).as_slice_mut().unwrap(),
+                rewards: arrays.rewards.bind(py).as_slice_mut().unwrap(),
+                terminated: arrays.terminated.bind(py).as_slice_mut().unwrap(),
+                truncated: arrays.truncated.bind(py).as_slice_mut().unwrap(),
+                to_act: arrays.to_act.bind(py).as_slice_mut().unwrap(),
+                info: arrays.info.bind(py).as_slice_mut().unwrap(),
+                final_obs: &mut [],
+            })
+        };
+        // SAFETY: the batch is boxed (it does not move) and every method that
+        // touches it refuses until `recv` joins the thread; `Drop` joins it too.
+        let flight = unsafe { InFlight::start(&mut *self.batch, raw, self.actions.clone(), active) };
+        self.inflight = Some((flight, arrays));
+        Ok(())
+    }
+
+    /// Waits for the last `send` and returns `(obs, rewards, terminated,
+    /// truncated, info)` for the envs it stepped, as `step` returns them, with
+    /// `info["env_id"]` (int64) saying which env each row is. With
+    /// `batch_size`, returns the first `batch_size` sent envs (by id) and
+    /// keeps the rest for the next `recv` calls.
+    #[pyo3(signature = (batch_size = None))]
+    fn recv<'py>(&mut self, py: Python<'py>, batch_size: Option<i64>) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(b) = batch_size {
+            if b < 1 {
+                return Err(raise("OptionError", format!("batch_size must be None or a positive integer, got {b}")));
+            }
+        }
+        if self.ready.is_none() {
+            let (mut flight, arrays) =
+                self.inflight.take().ok_or_else(|| raise("LudotecaValueError", "recv() needs a send() first".into()))?;
+            let (ended, final_obs) = flight.join(py)?;
+            self.clear_final_rows(py);
+            match &self.final_arr {
+                None => self.final_obs = final_obs,
+                Some(arr) => {
+                    let l = self.batch.obs_len();
+                    // SAFETY: our own arrays; the thread is joined and the GIL held.
+                    let (f, t, u) = unsafe {
+                        (arr.bind(py).as_slice_mut()?, arrays.terminated.bind(py).as_slice()?, arrays.truncated.bind(py).as_slice()?)
+                    };
+                    for i in 0..t.len() {
+                        if t[i] || u[i] {
+                            f[i * l..(i + 1) * l].copy_from_slice(&final_obs[i * l..(i + 1) * l]);
+                        }
+                    }
+                }
+            }
+            let result = self.finish_step(py, arrays, ended)?;
+            self.ready = Some(Ready { result: result.unbind(), ids: flight.ids, next: 0 });
+        }
+        let ready = self.ready.as_mut().expect("set above");
+        let out = ready.take(py, batch_size.map(|b| b as usize))?;
+        if ready.done() {
+            self.ready = None;
+        }
+        Ok(out)
     }
 }

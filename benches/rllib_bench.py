@@ -1,0 +1,218 @@
+"""RLlib sampling throughput: ludoteca's vectorized env against OpenSpiel's
+checkers through Shimmy's OpenSpiel-to-PettingZoo wrapper and RLlib's
+``PettingZooEnv``, with the same env runners, envs per runner and network.
+
+    pip install 'ludoteca[rllib-bench]'
+    python benches/rllib_bench.py                 # 2 env runners x 32 envs, ~5 minutes
+    python benches/rllib_bench.py --quick         # a smoke run (small, noisy)
+
+Rows (all American checkers, PPO's action-masking module from
+``ludoteca.rllib``, exploration on, ``--hidden`` MLP, one torch thread):
+
+* ``ludoteca VecEnv``: ``ludoteca.rllib.LudotecaEnvRunner``: each env runner
+  steps its games with one Rust call per step.
+* ``ludoteca, RLlib sync vector``: RLlib's own ``MultiAgentEnvRunner`` over
+  ``LudotecaMultiAgentEnv`` copies (one Python env per game), to show what
+  the vectorized env adds on top of a fast single env.
+* ``OpenSpiel via Shimmy``: RLlib's ``MultiAgentEnvRunner`` over
+  ``PettingZooEnv(OpenSpielCompatibilityV0("checkers"))`` (the obs dict gets
+  the legal mask that Shimmy puts in ``info``).
+
+A second table times the envs alone through RLlib's env interface (the
+``step`` calls an env runner makes, with random legal actions and no
+network), in the driver process, to separate the env's cost from RLlib's.
+
+Each env runner samples ``--steps`` env steps per round (after a warm-up
+round), all runners at once; "per runner" is steps over the runner's own
+sampling time, "total" is all runners' steps over the wall time of the round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from typing import Any, Optional
+
+import numpy as np
+
+import ludoteca
+import ludoteca.rllib
+
+
+def _openspiel_env_class() -> Any:
+    import gymnasium as gym
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from shimmy import OpenSpielCompatibilityV0
+
+    class OpenSpielMaskedEnv(MultiAgentEnv):  # type: ignore[misc]
+        """RLlib's PettingZooEnv over Shimmy's OpenSpiel checkers, with each
+        observation as ``{"observations", "action_mask"}`` (the mask Shimmy
+        reports in the agent's info), as the masking module expects."""
+
+        def __init__(self, config: Optional[dict[str, Any]] = None) -> None:
+            super().__init__()
+            self.pz = PettingZooEnv(OpenSpielCompatibilityV0(game_name="checkers"))
+            self.possible_agents = list(self.pz.possible_agents)
+            self.agents = list(self.possible_agents)
+            inner = self.pz.observation_spaces[self.agents[0]]
+            self.num_actions = int(self.pz.action_spaces[self.agents[0]].n)
+            space = gym.spaces.Dict({
+                "observations": gym.spaces.Box(-np.inf, np.inf, (int(np.prod(inner.shape)),), np.float32),
+                "action_mask": gym.spaces.Box(0.0, 1.0, (self.num_actions,), np.float32),
+            })
+            self.observation_spaces = {a: space for a in self.agents}
+            self.action_spaces = dict(self.pz.action_spaces)
+
+        def _wrap(self, obs: dict[str, Any]) -> dict[str, Any]:
+            out = {}
+            for agent, o in obs.items():
+                mask = self.pz.env.infos.get(agent, {}).get("action_mask")
+                out[agent] = {"observations": np.asarray(o, dtype=np.float32).reshape(-1),
+                              "action_mask": (np.zeros(self.num_actions, np.float32) if mask is None
+                                              else np.asarray(mask, dtype=np.float32))}
+            return out
+
+        def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> Any:
+            obs, info = self.pz.reset(seed=seed, options=options)
+            return self._wrap(obs), info
+
+        def step(self, action_dict: dict[str, Any]) -> Any:
+            obs, rew, term, trunc, info = self.pz.step(action_dict)
+            if term.get("__all__") or trunc.get("__all__"):
+                # Give both players their last observation (no decision follows).
+                obs = {a: obs.get(a, np.zeros(self.observation_spaces[a]["observations"].shape)) for a in self.possible_agents}
+                return ({a: {"observations": np.asarray(o, np.float32).reshape(-1),
+                             "action_mask": np.zeros(self.num_actions, np.float32)} for a, o in obs.items()},
+                        rew, term, trunc, {})
+            return self._wrap(obs), rew, term, trunc, {}
+
+    return OpenSpielMaskedEnv
+
+
+def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...]) -> Any:
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    if kind == "openspiel":
+        env_cls = _openspiel_env_class()
+        proto = env_cls()
+        spec = RLModuleSpec(module_class=ludoteca.rllib.ACTION_MASKING_MODULE,
+                            observation_space=proto.observation_spaces["player_0"],
+                            action_space=proto.action_spaces["player_0"],
+                            model_config={"fcnet_hiddens": list(hidden), "head_fcnet_hiddens": []})
+        config = (ludoteca.rllib.ppo_config("checkers", runners, envs, hidden=hidden, vectorized=False)
+                  # RLlib's env checker samples illegal actions, which OpenSpiel rejects.
+                  .environment(env_cls, env_config={}, disable_env_checking=True)
+                  .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": spec})))
+    else:
+        config = ludoteca.rllib.ppo_config("checkers", runners, envs, hidden=hidden, vectorized=(kind == "vec"))
+    return config.env_runners(rollout_fragment_length="auto").debugging(seed=0)
+
+
+def _measure(kind: str, runners: int, envs: int, steps: int, rounds: int, hidden: tuple[int, ...]) -> dict[str, float]:
+    algo = _config(kind, runners, envs, hidden).build_algo()
+
+    def sample(runner: Any) -> tuple[int, float]:
+        import torch
+
+        torch.set_num_threads(1)
+        t = time.perf_counter()
+        episodes = runner.sample(num_timesteps=steps)
+        return sum(e.env_steps() for e in episodes), time.perf_counter() - t
+
+    algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)  # warm-up
+    per_runner, totals = [], []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        out = algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)
+        wall = time.perf_counter() - t
+        per_runner += [n / s for n, s in out]
+        totals.append(sum(n for n, _ in out) / wall)
+    algo.stop()
+    return {"per_runner": float(np.median(per_runner)), "total": float(np.median(totals))}
+
+
+def _env_only(kind: str, envs: int, seconds: float) -> float:
+    """Env steps/s through RLlib's env interface alone (no runner, no
+    network): random legal actions picked per env from the observed mask,
+    in one process."""
+    rng = np.random.default_rng(0)
+
+    def pick(obs: dict[str, Any]) -> dict[str, int]:
+        (agent, o), = obs.items()
+        return {agent: int(rng.choice(np.flatnonzero(o["action_mask"])))}
+
+    steps = 0
+    t0 = time.perf_counter()
+    if kind == "vec":
+        venv = ludoteca.rllib.LudotecaVectorMultiAgentEnv(envs, {"game": "checkers", "seed": 0})
+        obs, _ = venv.reset()
+        ended = [False] * envs
+        while time.perf_counter() - t0 < seconds:
+            obs, _, term, trunc, _ = venv.step([{} if ended[i] else pick(obs[i]) for i in range(envs)])
+            steps += envs - sum(ended)
+            ended = [t["__all__"] or u["__all__"] for t, u in zip(term, trunc)]
+        return steps / (time.perf_counter() - t0)
+    if kind == "sync":
+        singles = [ludoteca.rllib.LudotecaMultiAgentEnv({"game": "checkers", "seed": i}) for i in range(envs)]
+    else:
+        env_cls = _openspiel_env_class()
+        singles = [env_cls() for _ in range(envs)]
+    current = [e.reset(seed=i)[0] for i, e in enumerate(singles)]
+    while time.perf_counter() - t0 < seconds:
+        for i, e in enumerate(singles):
+            obs, _, term, trunc, _ = e.step(pick(current[i]))
+            steps += 1
+            current[i] = e.reset()[0] if term["__all__"] or trunc["__all__"] else obs
+    return steps / (time.perf_counter() - t0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--env-runners", type=int, default=2)
+    ap.add_argument("--envs-per-runner", type=int, default=32)
+    ap.add_argument("--steps", type=int, default=4000, help="env steps per runner per round")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--hidden", type=int, nargs="+", default=[64, 64])
+    ap.add_argument("--quick", action="store_true", help="tiny smoke run")
+    ap.add_argument("--skip-openspiel", action="store_true")
+    args = ap.parse_args()
+    if args.quick:
+        args.envs_per_runner, args.steps, args.rounds = 8, 200, 1
+
+    import ray
+
+    ray.init(num_cpus=args.env_runners + 1, include_dashboard=False, log_to_driver=False)
+    hidden = tuple(args.hidden)
+    rows = [("ludoteca VecEnv (LudotecaEnvRunner)", "vec"), ("ludoteca, RLlib sync vector", "sync")]
+    if not args.skip_openspiel:
+        rows.append(("OpenSpiel checkers via Shimmy + PettingZooEnv", "openspiel"))
+    env_only = {kind: _env_only(kind, args.envs_per_runner, 2.0 if args.quick else 10.0) for _, kind in rows}
+    results = {kind: _measure(kind, args.env_runners, args.envs_per_runner, args.steps, args.rounds, hidden)
+               for _, kind in rows}
+    ray.shutdown()
+
+    print(f"RLlib {ray.__version__}, ludoteca {ludoteca.__version__}, {platform.processor() or platform.machine()},"
+          f" {os.cpu_count()} cores; {args.env_runners} env runners x {args.envs_per_runner} envs,"
+          f" {args.steps} env steps per runner per round, median of {args.rounds}; MLP {list(hidden)}")
+    anchor = results.get("openspiel")
+    print("| env | env steps/s per runner | env steps/s total | vs OpenSpiel |")
+    print("|---|---:|---:|---:|")
+    for name, kind in rows:
+        r = results[kind]
+        ratio = f"{r['total'] / anchor['total']:.1f}x" if anchor else "-"
+        print(f"| {name} | {r['per_runner']:,.0f} | {r['total']:,.0f} | {ratio} |")
+    print(f"\nThe env alone through RLlib's env interface ({args.envs_per_runner} envs, one process, random legal"
+          " actions picked in Python per env, no runner, no network):")
+    print("| env | env steps/s | vs OpenSpiel |")
+    print("|---|---:|---:|")
+    for name, kind in rows:
+        ratio = f"{env_only[kind] / env_only['openspiel']:.1f}x" if "openspiel" in env_only else "-"
+        print(f"| {name} | {env_only[kind]:,.0f} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
