@@ -371,6 +371,14 @@ impl<'a> Maze<'a> {
     /// always all those the continuation can reach). Empty when nothing is
     /// capturable.
     pub fn for_each_end(&self, s: &Situation, mut f: impl FnMut(&[Jump])) {
+        self.for_each_end_until(s, &mut |route| {
+            f(route);
+            true
+        })
+    }
+
+    /// [`Maze::for_each_end`] until `f` answers false.
+    fn for_each_end_until(&self, s: &Situation, f: &mut dyn FnMut(&[Jump]) -> bool) {
         let (points, victims) = self.component(s.at, &s.used, NONE);
         if victims & !s.jumped == 0 {
             return;
@@ -392,10 +400,27 @@ impl<'a> Maze<'a> {
                 }
                 if let Some(route) = self.route(s, &last) {
                     ended |= 1u128 << last.to;
-                    f(&route);
+                    if !f(&route) {
+                        return;
+                    }
                 }
             }
         }
+    }
+
+    /// A route from `s` that starts with `first` (a jump that begins a
+    /// maximal sequence) and ends wherever the first end found after it is.
+    pub fn route_starting_with(&self, s: &Situation, first: &Jump) -> Option<Vec<Jump>> {
+        let after = self.after(s, first);
+        if self.max_new(&after) == 0 {
+            return Some(vec![*first]);
+        }
+        let mut found = None;
+        self.for_each_end_until(&after, &mut |route| {
+            found = Some(std::iter::once(*first).chain(route.iter().copied()).collect());
+            false
+        });
+        found
     }
 
     /// The sequence's start point, from the jumps made (a trail from it to
