@@ -88,8 +88,7 @@ impl Alquerque {
         if s.mid_turn() {
             out[5 * PLANE + view(s.capturing)] = 1.0;
         }
-        for &(from, to) in s.jumps() {
-            let (dir, steps) = self.line_between(Point(from), Point(to));
+        for (from, dir, steps) in s.used.iter() {
             let d = match s.side {
                 Player::P0 => dir,
                 Player::P1 => (dir + 4) & 7,

@@ -7,6 +7,7 @@
 
 pub mod board;
 mod encoding;
+mod deferred;
 mod movegen;
 mod notation;
 mod position;

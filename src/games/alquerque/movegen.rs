@@ -1,6 +1,5 @@
 //! Move generation: simple moves, capture hops, the majority search, and
-//! applying one decision. Nothing here allocates: the search works on stack
-//! buffers.
+//! applying one decision.
 //!
 //! The majority rule is decided per hop: with `best(x)` the most *new*
 //! pieces a continuation from situation `x` can still capture (0 when none),
@@ -9,18 +8,16 @@
 //! has `new = 0`, so it is legal only on the way to more pieces (spec:
 //! re-jumps serve only to reach more pieces).
 //!
-//! Deferred mode would make the search exponential (every order of every
-//! re-jump trail), so it prunes dominated branches: within a run of
-//! re-jumps (no new piece since) returning to a point already visited in
-//! that run leaves the same position and captured set with fewer jumps
-//! still allowed, so it can never reach more. The values stay exact; the
-//! mask still offers every hop of the decision whose exact value is maximal.
+//! Immediate removal searches the sequences (each hop removes a piece, so
+//! they are short). Deferred removal never searches: [`super::deferred`]
+//! counts `best` exactly from the jump graph and lists where a turn can end.
 
 use super::board::{Dir, Point, NONE};
+use super::deferred::{Jump, JumpSet, Maze, Situation};
 use super::rules::Alquerque;
-use super::state::{State, MAX_JUMPS};
+use super::state::State;
 use crate::core::{Action, Applied, Player};
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
 /// One capture hop of a piece: landing point, jumped piece, direction, and
 /// the number of points travelled along the line.
@@ -54,199 +51,94 @@ impl HopBuf {
     }
 }
 
-/// A capture sequence under way, for the search: the mover's and the
-/// enemy's pieces, what was jumped and which jumps were made.
+/// An immediate-removal capture sequence under way, for the search: the
+/// mover's and the enemy's pieces.
 #[derive(Clone)]
 struct Seq {
     own: u128,
     enemy: u128,
-    jumped: u128,
     king: bool,
-    /// Points visited since the last new capture (deferred-mode pruning).
-    seg: u128,
-    /// Search nodes left (deferred mode; see [`SEARCH_BUDGET`]).
+    /// Search nodes left (see [`SEARCH_BUDGET`]).
     budget: u32,
-    nused: usize,
-    used: [(u8, u8); MAX_JUMPS],
 }
 
-/// Search nodes one hop's evaluation may visit in deferred mode. The
-/// search tries new captures before re-jumps and stops at the bound of
-/// [`Alquerque::reach_bound`], which is exact at positions reached in play,
-/// so it ends long before this in practice; the budget only keeps
-/// pathological re-jump mazes from stalling a batch (**Decision**: past it,
-/// the best sequence found so far counts as the maximum).
+/// Search nodes one hop's evaluation may visit in immediate mode, where every
+/// hop removes a piece, so sequences are at most as long as the pieces
+/// capturable; the search stops as soon as it reaches that bound, so it ends
+/// long before this in practice (**Decision**: past it, the best sequence
+/// found so far counts as the maximum).
 pub const SEARCH_BUDGET: u32 = 20_000;
-
-/// Mid-turn states [`Alquerque::for_each_turn`] tells apart exactly.
-const WALK_EXACT: usize = 4096;
 
 /// Entries the root search keeps between its two passes before recomputing.
 const ROOT_CACHE: usize = 256;
 
 impl Alquerque {
-    #[inline]
-    fn deferred(&self) -> bool {
-        self.deferred
-    }
-
     /// The capture hops of the piece on `from`, given the occupancy of `seq`.
     fn hops(&self, seq: &Seq, from: u8, out: &mut HopBuf) {
-        self.hops_in(seq, seq.own | seq.enemy, from, out)
-    }
-
-    /// The capture hops from `from` with occupancy `occ`.
-    fn hops_in(&self, seq: &Seq, occ: u128, from: u8, out: &mut HopBuf) {
-        let next = &self.geo.next;
-        let used = &seq.used[..seq.nused];
-        let is_used = |to: u8| self.deferred() && used.iter().any(|&j| j == (from, to));
-        for d in 0..8u8 {
-            let line = &next[d as usize];
-            if !seq.king {
-                let a = line[from as usize];
-                if a == NONE || seq.enemy >> a & 1 == 0 {
-                    continue;
-                }
-                let b = line[a as usize];
-                if b == NONE || occ >> b & 1 != 0 || is_used(b) {
-                    continue;
-                }
-                out.push(Hop { to: b, victim: a, dir: d, steps: 2 });
-            } else {
-                let mut p = line[from as usize];
-                let mut steps = 1u8;
-                while p != NONE && occ >> p & 1 == 0 {
-                    p = line[p as usize];
-                    steps += 1;
-                }
-                if p == NONE || seq.enemy >> p & 1 == 0 {
-                    continue;
-                }
-                let victim = p;
-                let mut q = line[victim as usize];
-                steps += 1;
-                while q != NONE && occ >> q & 1 == 0 {
-                    if !is_used(q) {
-                        out.push(Hop { to: q, victim, dir: d, steps });
-                    }
-                    q = line[q as usize];
-                    steps += 1;
-                }
-            }
-        }
-    }
-
-    /// Whether `h` from `from` captures a piece not captured before in this sequence.
-    #[inline]
-    fn is_new(&self, seq: &Seq, h: &Hop) -> bool {
-        !self.deferred() || seq.jumped >> h.victim & 1 == 0
+        Maze::new(&self.geo.next, seq.own, seq.enemy, from, seq.king).for_each_jump(from, |j| {
+            out.push(Hop { to: j.to, victim: j.victim, dir: j.dir, steps: j.steps })
+        });
     }
 
     /// Makes hop `h` of the piece on `from` in the search.
     #[inline]
     fn make(&self, seq: &mut Seq, from: u8, h: &Hop) {
         seq.own ^= (1u128 << from) | (1u128 << h.to);
-        if self.deferred() {
-            seq.jumped |= 1u128 << h.victim;
-            seq.used[seq.nused] = (from, h.to);
-            seq.nused += 1;
-        } else {
-            seq.enemy &= !(1u128 << h.victim);
-        }
+        seq.enemy &= !(1u128 << h.victim);
     }
 
-    /// Deferred mode: new pieces that some jump from a point reachable from
-    /// `pos` by unused jumps could capture. An upper bound of `best`, and
-    /// the exact value at legal positions: occupancy is static during a
-    /// deferred sequence and every jump can be made backwards, so a walk
-    /// through the reachable points using each jump at most once in each
-    /// direction captures all of them (module docs).
-    fn reach_bound(&self, seq: &Seq, pos: u8) -> u32 {
-        let occ = (seq.own & !(1u128 << pos)) | seq.enemy;
-        let mut seen = 1u128 << pos;
-        let mut stack = [0u8; 81];
-        stack[0] = pos;
-        let mut n = 1;
-        let mut victims = 0u128;
-        while n > 0 {
-            n -= 1;
-            let p = stack[n];
-            let mut buf = HopBuf::new();
-            self.hops_in(seq, occ, p, &mut buf);
-            for h in buf.as_slice() {
-                victims |= 1u128 << h.victim;
-                if seen >> h.to & 1 == 0 {
-                    seen |= 1u128 << h.to;
-                    stack[n] = h.to;
-                    n += 1;
-                }
-            }
-        }
-        (victims & !seq.jumped).count_ones()
-    }
-
-    /// The most new pieces a continuation from `pos` captures, stopping
-    /// early once `limit` is reached (`limit` = pieces still capturable).
+    /// Immediate mode: the most pieces a continuation from `pos` captures,
+    /// stopping early once `limit` is reached (`limit` = pieces still capturable).
     fn best(&self, seq: &mut Seq, pos: u8, limit: u32) -> u32 {
-        if limit == 0 || seq.nused >= MAX_JUMPS || seq.budget == 0 {
+        if limit == 0 || seq.budget == 0 {
             return 0;
         }
         seq.budget -= 1;
-        let limit = if self.deferred() { limit.min(self.reach_bound(seq, pos)) } else { limit };
-        if limit == 0 {
-            return 0;
-        }
         let mut buf = HopBuf::new();
         self.hops(seq, pos, &mut buf);
         let mut best = 0;
-        // New captures first: they reach the bound soonest.
-        for pass in [true, false] {
-            for h in buf.as_slice() {
-                if self.is_new(seq, h) != pass {
-                    continue;
-                }
-                let v = self.hop_value(seq, pos, h, limit);
-                if v > best {
-                    best = v;
-                    if best >= limit {
-                        return best;
-                    }
+        for h in buf.as_slice() {
+            let v = self.hop_value(seq, pos, h, limit);
+            if v > best {
+                best = v;
+                if best >= limit {
+                    return best;
                 }
             }
         }
         best
     }
 
-    /// `new(h) + best(after h)`, or 0 for a re-jump that leads nowhere new.
+    /// Immediate mode: `1 + best(after h)`.
     fn hop_value(&self, seq: &mut Seq, from: u8, h: &Hop, limit: u32) -> u32 {
-        let new = self.is_new(seq, h) as u32;
-        if new == 0 && seq.seg >> h.to & 1 != 0 {
-            return 0; // a loop of re-jumps: dominated (module docs)
-        }
-        let saved = (seq.own, seq.enemy, seq.jumped, seq.nused, seq.seg);
+        let saved = (seq.own, seq.enemy);
         self.make(seq, from, h);
-        seq.seg = if new == 1 { 1u128 << h.to } else { seq.seg | 1u128 << h.to };
-        let v = new + self.best(seq, h.to, limit - new);
-        (seq.own, seq.enemy, seq.jumped, seq.nused, seq.seg) = saved;
+        let v = 1 + self.best(seq, h.to, limit - 1);
+        (seq.own, seq.enemy) = saved;
         v
     }
 
     fn seq_of(&self, s: &State, from: u8) -> Seq {
         let me = s.side.index();
-        let mut seq = Seq {
-            own: s.pieces[me],
-            enemy: s.pieces[1 - me],
-            jumped: s.jumped,
-            king: s.kings >> from & 1 != 0,
-            seg: 1u128 << from,
-            budget: SEARCH_BUDGET,
-            nused: s.njumps as usize,
-            used: [(0, 0); MAX_JUMPS],
-        };
-        if self.deferred() {
-            seq.used[..seq.nused].copy_from_slice(s.jumps());
+        Seq { own: s.pieces[me], enemy: s.pieces[1 - me], king: s.kings >> from & 1 != 0, budget: SEARCH_BUDGET }
+    }
+
+    /// Deferred mode: the fixed board of a sequence by the piece on `at`.
+    pub(super) fn maze(&self, s: &State, at: u8) -> Maze<'_> {
+        let me = s.side.index();
+        Maze::new(&self.geo.next, s.pieces[me], s.pieces[1 - me], at, s.kings >> at & 1 != 0)
+    }
+
+    /// Deferred mode: where the sequence of the piece on `at` stands (a new
+    /// one at a turn boundary). The origin is only needed to list the turn's
+    /// ends; it comes from the jumps made.
+    pub(super) fn situation(&self, s: &State, at: u8) -> Situation {
+        if s.mid_turn() {
+            let origin = Maze::origin_of(&s.used, at, &self.geo.next).unwrap_or(at);
+            Situation { at, origin, used: s.used, jumped: s.jumped }
+        } else {
+            Situation { at, origin: at, used: JumpSet::EMPTY, jumped: 0 }
         }
-        seq
     }
 
     /// Pieces of the opponent that a sequence can still capture.
@@ -260,6 +152,9 @@ impl Alquerque {
     pub(super) fn for_each_best_hop(&self, s: &State, mut f: impl FnMut(u8, &Hop)) -> u32 {
         let me = s.side.index();
         let movers = if s.mid_turn() { 1u128 << s.capturing } else { s.pieces[me] };
+        if self.deferred {
+            return self.for_each_best_deferred_hop(s, movers, f);
+        }
         let limit = self.capturable(s);
         let mut cache = [0u8; ROOT_CACHE];
         let mut k = 0usize;
@@ -298,6 +193,35 @@ impl Alquerque {
                 k += 1;
                 if v == best {
                     f(from, h);
+                }
+            }
+        }
+        best
+    }
+
+    /// [`Alquerque::for_each_best_hop`] in deferred mode: a hop's value is
+    /// `new + max_new(after)`, counted exactly ([`super::deferred`]); a
+    /// re-jump after which nothing new is reachable is worth nothing.
+    fn for_each_best_deferred_hop(&self, s: &State, movers: u128, mut f: impl FnMut(u8, &Hop)) -> u32 {
+        let mut values: Vec<(u8, Jump, u32)> = Vec::new();
+        let mut best = 0u32;
+        let mut bits = movers;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let maze = self.maze(s, from);
+            let sit = self.situation(s, from);
+            maze.for_each_open_jump(&sit, |j| {
+                let (new, rest) = maze.value(&sit, &j);
+                let v = if new || rest > 0 { new as u32 + rest } else { 0 };
+                best = best.max(v);
+                values.push((from, j, v));
+            });
+        }
+        if best > 0 {
+            for (from, j, v) in values {
+                if v == best {
+                    f(from, &Hop { to: j.to, victim: j.victim, dir: j.dir, steps: j.steps });
                 }
             }
         }
@@ -407,7 +331,7 @@ impl Alquerque {
     /// Applies a legal action.
     pub(super) fn apply_action(&self, s: &mut State, a: Action) -> Applied {
         let me = s.side.index();
-        let [from, dir, to, _steps] = self.actions[me][a.index()];
+        let [from, dir, to, _] = self.actions[me][a.index()];
         debug_assert!(from != NONE, "action {a:?} has no geometry");
         let line = &self.geo.next[dir as usize];
         let occ = s.occupied();
@@ -428,16 +352,18 @@ impl Alquerque {
         }
         if victim != NONE {
             let vb = 1u128 << victim;
-            if self.deferred() {
+            let more = if self.deferred {
                 s.jumped |= vb;
-                s.jumps[s.njumps as usize] = (from, to);
-                s.njumps += 1;
+                s.used.insert(&Jump { from, dir, steps: self.actions[me][a.index()][3], to, victim });
+                let sit = Situation { at: to, origin: to, used: s.used, jumped: s.jumped };
+                self.maze(s, to).max_new(&sit) > 0
             } else {
                 s.pieces[1 - me] &= !vb;
                 s.kings &= !vb;
-            }
-            let mut seq = self.seq_of(s, to);
-            if self.best(&mut seq, to, 1) > 0 {
+                let mut seq = self.seq_of(s, to);
+                self.best(&mut seq, to, 1) > 0
+            };
+            if more {
                 s.capturing = to;
                 return Applied::MidTurn;
             }
@@ -454,51 +380,81 @@ impl Alquerque {
         Applied::TurnOver
     }
 
-    /// Calls `f(actions, end)` for every complete turn from `s`, breadth
-    /// first through the decision tree (shorter sequences first), skipping
-    /// re-jump loops (module docs: dominated, they end where loop-free
-    /// paths end). Every legal first action starts at least one reported
-    /// turn. No dedup of end positions.
+    /// Calls `f(actions, end)` for every complete turn from `s`, in the order
+    /// of their first decision. Immediate mode walks the decision tree
+    /// breadth first (shorter sequences first); deferred mode lists, per
+    /// capturing piece, one route to each point where a maximal sequence can
+    /// end ([`Maze::for_each_end`]). Every legal first action starts at least
+    /// one reported turn in immediate mode; in deferred mode every reachable
+    /// end position is reported once. No dedup of end positions.
     pub(super) fn for_each_turn(&self, s: &State, f: &mut impl FnMut(&[Action], &State)) {
-        let seg = if s.mid_turn() { 1u128 << s.capturing } else { 0 };
+        if self.deferred {
+            let mut turns: Vec<(Vec<Action>, State)> = Vec::new();
+            let best = self.for_each_best_hop(s, |_, _| {});
+            if best > 0 {
+                let me = s.side.index();
+                let movers = if s.mid_turn() { 1u128 << s.capturing } else { s.pieces[me] };
+                let mut bits = movers;
+                while bits != 0 {
+                    let from = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                    let maze = self.maze(s, from);
+                    let sit = self.situation(s, from);
+                    if maze.max_new(&sit) != best {
+                        continue;
+                    }
+                    let play = |route: &[Jump]| {
+                        let mut end = *s;
+                        let mut actions = Vec::with_capacity(route.len());
+                        for j in route {
+                            let a = self.encode(s.side, j.from, j.dir, j.steps);
+                            actions.push(a);
+                            self.apply_action(&mut end, a);
+                        }
+                        debug_assert!(!end.mid_turn(), "a listed route ends its turn");
+                        (actions, end)
+                    };
+                    maze.for_each_end(&sit, |route| turns.push(play(route)));
+                    // Every legal first hop starts a listed turn too (a
+                    // duplicate end position, which `turns` drops).
+                    let mut firsts = Vec::new();
+                    maze.for_each_open_jump(&sit, |j| {
+                        let (new, rest) = maze.value(&sit, &j);
+                        if (new || rest > 0) && new as u32 + rest == best {
+                            firsts.push(j);
+                        }
+                    });
+                    for j in firsts {
+                        let a = self.encode(s.side, j.from, j.dir, j.steps);
+                        if !turns.iter().any(|(path, _)| path[0] == a) {
+                            if let Some(route) = maze.route_starting_with(&sit, &j) {
+                                turns.push(play(&route));
+                            }
+                        }
+                    }
+                }
+                turns.sort_by(|a, b| a.0[0].cmp(&b.0[0]));
+                for (actions, end) in &turns {
+                    f(actions, end);
+                }
+                return;
+            }
+        }
         let mut queue = VecDeque::new();
-        queue.push_back((*s, Vec::new(), seg));
-        let mut seen = HashSet::new();
+        queue.push_back((*s, Vec::new()));
         let mut legal = Vec::new();
-        while let Some((cur, path, seg)) = queue.pop_front() {
+        while let Some((cur, path)) = queue.pop_front() {
             legal.clear();
             self.for_each_legal(&cur, |a| legal.push(a));
             legal.sort_unstable();
             for &a in &legal {
-                let to = self.actions[cur.side.index()][a.index()][2];
                 let mut next = cur;
-                let before = next.jumped;
                 let mut p = path.clone();
                 p.push(a);
                 if self.apply_action(&mut next, a) == Applied::TurnOver {
                     f(&p, &next);
-                    continue;
-                }
-                let new = next.jumped != before || !self.deferred();
-                let rejump_loop = !new && seg >> to & 1 != 0;
-                // Deferred mode: decision paths (from the same first
-                // decision) that made the same jumps in another order
-                // continue identically: walk the shortest one. Past
-                // WALK_EXACT states (re-jump mazes of a mulá explode
-                // combinatorially) paths reaching the same point with the
-                // same pieces jumped are merged (**Decision**: they differ
-                // only in which jumps remain allowed, which practically
-                // never changes where a maximal sequence can end).
-                let key = if seen.len() < WALK_EXACT {
-                    let mut used = next.jumps().to_vec();
-                    used.sort_unstable();
-                    (p[0], to, next.jumped, used)
                 } else {
-                    (p[0], to, next.jumped, Vec::new())
-                };
-                if !rejump_loop && (!self.deferred() || seen.insert(key)) {
-                    let seg = if new { 1u128 << to } else { seg | 1u128 << to };
-                    queue.push_back((next, p, seg));
+                    queue.push_back((next, p));
                 }
             }
         }

@@ -7,11 +7,14 @@
 //! * `capture=e5`: the capturing piece's point;
 //! * deferred mode only: `jumped=d4,f6` the opponent pieces jumped so far
 //!   (still on the board), and `jumps=c3xe5,e5xg7` the jumps made so far,
-//!   each as start and landing point, oldest first.
+//!   each as start and landing point, written in board order (by start
+//!   point, then direction, then length); any order is read. What may follow
+//!   does not depend on the order they were made in, so it is not kept.
 
 use super::board::{Point, NONE};
 use super::rules::Alquerque;
-use super::state::{State, MAX_JUMPS};
+use super::deferred::{Jump, Maze};
+use super::state::State;
 use crate::core::Player;
 use crate::error::{GameError, Result};
 
@@ -41,7 +44,11 @@ impl Alquerque {
             out.push_str(&format!(" capture={}", Point(s.capturing)));
             if self.deferred {
                 let jumped: Vec<String> = bits(s.jumped).map(|p| p.to_string()).collect();
-                let jumps: Vec<String> = s.jumps().iter().map(|&(a, b)| format!("{}x{}", Point(a), Point(b))).collect();
+                let jumps: Vec<String> = s
+                    .used
+                    .iter()
+                    .map(|(from, dir, steps)| format!("{}x{}", Point(from), Point(self.walk(from, dir, steps))))
+                    .collect();
                 out.push_str(&format!(" jumped={} jumps={}", jumped.join(","), jumps.join(",")));
             }
         }
@@ -208,21 +215,11 @@ impl Alquerque {
         }
         let king = s.kings >> s.capturing & 1 != 0;
         let mut victims = 0u128;
-        let mut at: Option<u8> = None;
         for t in jumps.split(',') {
             let (a, b) = t
                 .split_once('x')
                 .ok_or_else(|| err(format!("jump {t:?}: expected <start>x<landing>, e.g. c3xe5")))?;
             let (a, b) = (point(a)?, point(b)?);
-            if at.is_some_and(|x| x != a.0) {
-                return Err(err(format!("jump {t}: starts where the previous jump did not land")));
-            }
-            if s.jumps().contains(&(a.0, b.0)) {
-                return Err(err(format!("jump {t} is made twice (not allowed in one sequence)")));
-            }
-            if s.njumps as usize == MAX_JUMPS {
-                return Err(err(format!("more than {MAX_JUMPS} jumps in one sequence")));
-            }
             let (d, steps) = self.line_between(a, b);
             if d == NONE || (!king && steps != 2) {
                 return Err(err(format!("jump {t} is not a capture along one line")));
@@ -239,18 +236,53 @@ impl Alquerque {
             if between.count_ones() != 1 || between & s.jumped == 0 || occ >> b.0 & 1 != 0 {
                 return Err(err(format!("jump {t} does not jump exactly one jumped piece onto an empty point")));
             }
+            let jump = Jump { from: a.0, dir: d, steps, to: b.0, victim: between.trailing_zeros() as u8 };
+            if s.used.contains(&jump) {
+                return Err(err(format!("jump {t} is made twice (not allowed in one sequence)")));
+            }
+            s.used.insert(&jump);
             victims |= between;
-            s.jumps[s.njumps as usize] = (a.0, b.0);
-            s.njumps += 1;
-            at = Some(b.0);
         }
-        if at != Some(s.capturing) {
-            return Err(err(format!("the last jump must land on the capturing piece's point {}", Point(s.capturing))));
+        // The jumps must make one trail ending on the capturing piece: every
+        // point as many jumps in as out but the start (one more out) and the
+        // capturing piece's point (one more in), all of them connected.
+        let chained = Maze::origin_of(&s.used, s.capturing, &self.geo.next)
+            .is_some_and(|o| o == s.capturing || s.occupied() >> o & 1 == 0)
+            && self.jumps_connected(s);
+        if !chained {
+            return Err(err(format!(
+                "the jumps do not make one chain from an empty start point to the capturing piece's point {}",
+                Point(s.capturing)
+            )));
         }
         if victims != s.jumped {
             return Err(err("jumped= must list exactly the pieces the jumps jumped".into()));
         }
         Ok(())
+    }
+
+    /// The point `steps` points from `from` in direction `dir`.
+    pub(super) fn walk(&self, from: u8, dir: u8, steps: u8) -> u8 {
+        (0..steps).fold(from, |p, _| if p == NONE { NONE } else { self.geo.next[dir as usize][p as usize] })
+    }
+
+    /// Whether the jumps of `s` touch one connected set of points, the
+    /// capturing piece's among them.
+    fn jumps_connected(&self, s: &State) -> bool {
+        let mut reached = 1u128 << s.capturing;
+        loop {
+            let before = reached;
+            for (from, dir, steps) in s.used.iter() {
+                let to = self.walk(from, dir, steps);
+                if reached >> from & 1 != 0 || reached >> to & 1 != 0 {
+                    reached |= 1u128 << from | 1u128 << to;
+                }
+            }
+            if reached == before {
+                break;
+            }
+        }
+        s.used.iter().all(|(from, _, _)| reached >> from & 1 != 0)
     }
 }
 

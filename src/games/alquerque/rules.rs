@@ -220,7 +220,7 @@ const OPTIONS: &[OptSpec] = &[OptSpec {
 pub static KHARBAGA: GameEntry = GameEntry {
     id: "kharbaga",
     family: "alquerque",
-    version: 1,
+    version: 2,
     summary: "Kharbaga: alquerque-family draughts on a 41-point board, flying mulás, majority capture",
     max_turns: 300,
     offers: true,
@@ -231,7 +231,7 @@ pub static KHARBAGA: GameEntry = GameEntry {
 pub static ZAMMA: GameEntry = GameEntry {
     id: "zamma",
     family: "alquerque",
-    version: 1,
+    version: 2,
     summary: "Zamma: alquerque-family draughts on the 81-point board, flying mulás, majority capture",
     max_turns: 500,
     offers: true,

@@ -1,6 +1,7 @@
 //! The compact, `Copy` state of an alquerque game.
 
 use super::board::{Point, NONE};
+use super::deferred::JumpSet;
 use crate::core::Player;
 
 /// When captured pieces leave the board (option `removal`).
@@ -12,12 +13,6 @@ pub enum Removal {
     /// but may be jumped again.
     Deferred,
 }
-
-/// Longest capture sequence a state can hold. In deferred mode a sequence
-/// is bounded by the number of distinct jumps; 64 hops is far beyond any
-/// sequence reachable in play (**Decision**: a continuation longer than this
-/// is not generated).
-pub const MAX_JUMPS: usize = 64;
 
 /// A position, possibly in the middle of a capture sequence.
 ///
@@ -34,15 +29,15 @@ pub struct State {
     pub capturing: u8,
     /// Deferred mode: enemy pieces jumped in the current sequence (still on the board).
     pub jumped: u128,
-    /// Deferred mode: jumps made in the current sequence, as (start, landing)
-    /// points (which determine the jumped piece), oldest first.
-    pub njumps: u8,
-    pub jumps: [(u8, u8); MAX_JUMPS],
+    /// Deferred mode: the jumps made in the current sequence, as a set (what
+    /// may follow does not depend on their order; a sequence may make every
+    /// jump of its board once, so there is no cap).
+    pub used: JumpSet,
 }
 
 impl State {
     pub fn empty(side: Player) -> State {
-        State { pieces: [0; 2], kings: 0, side, capturing: NONE, jumped: 0, njumps: 0, jumps: [(0, 0); MAX_JUMPS] }
+        State { pieces: [0; 2], kings: 0, side, capturing: NONE, jumped: 0, used: JumpSet::EMPTY }
     }
 
     #[inline]
@@ -68,18 +63,10 @@ impl State {
         }
     }
 
-    pub fn jumps(&self) -> &[(u8, u8)] {
-        &self.jumps[..self.njumps as usize]
-    }
-
-    /// Ends a capture sequence's bookkeeping (unused jump slots stay zero so
-    /// that equal positions compare and hash equal).
+    /// Ends a capture sequence's bookkeeping.
     pub fn clear_sequence(&mut self) {
         self.capturing = NONE;
         self.jumped = 0;
-        for j in &mut self.jumps[..self.njumps as usize] {
-            *j = (0, 0);
-        }
-        self.njumps = 0;
+        self.used = JumpSet::EMPTY;
     }
 }

@@ -463,7 +463,7 @@ fn bad_position_strings_are_rejected_with_clear_messages() {
         ("capture=d4", "come together"),
         ("capture=d4 jumped=c3", "come together"),
         ("capture=d4 jumped=b3,c3 jumps=a1xd4", "jumped= must list exactly"),
-        ("capture=d4 jumped=c3 jumps=a1xd4,d4xb2", "last jump must land"),
+        ("capture=d4 jumped=c3 jumps=a1xd4,d4xb2", "do not make one chain"),
         ("capture=d4 jumped=c3 jumps=a1-d4", "expected <start>x<landing>"),
         ("capture=d4 jumped=d5 jumps=a1xd4", "no opponent piece"),
         ("capture=d4 jumped=c3 jumps=a2xd4", "not a capture along one line"),
