@@ -4,6 +4,7 @@ Examples::
 
     python -m ludoteca list
     python -m ludoteca play tablut --p0 human --p1 random --seed 3
+    python -m ludoteca play checkers --p0 human --p1 mcts:simulations=800
     python -m ludoteca perft tablut 3
     python -m ludoteca perft kharbaga 4 --option removal=deferred
 """
@@ -14,7 +15,7 @@ import argparse
 import random
 import sys
 import time
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Sequence, TextIO, Union
 
 from ._core import Game, State, game_info, games
 from .errors import LudotecaError
@@ -54,14 +55,14 @@ def cmd_list(_: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-Player = Callable[[State], str]
+Player = Callable[[State], Union[int, str]]
 
 
-def _random_player(rng: random.Random) -> Player:
-    def choose(state: State) -> str:
-        return rng.choice(state.legal_moves())
+def _agent_player(spec: str, game_id: str, seed: int) -> Player:
+    """Any agent spec (``random``, ``mcts:simulations=800``, ...): see ``ludoteca.agents``."""
+    from .agents import make_agent
 
-    return choose
+    return make_agent(spec, game_id=game_id, seed=seed).act
 
 
 def _human_player(inp: TextIO, out: TextIO) -> Player:
@@ -92,7 +93,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> 
     state = game.new_state(seed=args.seed)
     rng = random.Random(args.seed)
     players = [
-        _human_player(inp, out) if kind == "human" else _random_player(rng) for kind in (args.p0, args.p1)
+        _human_player(inp, out) if kind == "human" else _agent_player(kind, args.game, args.seed + seat)
+        for seat, kind in enumerate((args.p0, args.p1))
     ]
     out.write(f"{game!r}, seed {args.seed}\n{state}\n")
     while not state.is_terminal():
@@ -111,7 +113,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> 
         except EOFError:
             out.write("\nend of input\n")
             return 1
-        state.play(move)
+        if isinstance(move, str):
+            state.play(move)
+        else:
+            # An agent's single decision (one hop, one checker move): name it before playing it.
+            name = state.action_to_string(move)
+            state.apply_action(move)
+            move = name
         out.write(f"\nturn {state.turns_played}: player {mover} plays {move}\n{state}\n")
     r = state.returns()
     result = "draw" if r[0] == r[1] else f"player {0 if r[0] > r[1] else 1} wins"
@@ -139,8 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the registered games")
     play = sub.add_parser("play", help="play a game in the terminal (humans type moves in the game's notation)")
     play.add_argument("game")
-    play.add_argument("--p0", choices=["random", "human"], default="human")
-    play.add_argument("--p1", choices=["random", "human"], default="random")
+    who = "'human' or an agent spec (random, mcts:simulations=800, ...)"
+    play.add_argument("--p0", default="human", help=who)
+    play.add_argument("--p1", default="random", help=who)
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     perft = sub.add_parser("perft", help="count leaves of the tree of complete turns")

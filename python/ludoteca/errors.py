@@ -18,6 +18,7 @@ __all__ = [
     "PositionError",
     "MoveError",
     "GameOverError",
+    "SearchError",
 ]
 
 
@@ -55,3 +56,7 @@ class MoveError(LudotecaValueError):
 
 class GameOverError(LudotecaValueError, RuntimeError):
     """An action applied to a finished game (call ``reset()`` first)."""
+
+
+class SearchError(LudotecaValueError):
+    """A search could not run: e.g. an ``evaluate`` callback answered arrays of the wrong shape or non-finite numbers."""

@@ -76,7 +76,9 @@ impl PyMcts {
         let _ = py;
         if states.hasattr("num_envs")? && states.hasattr("state")? {
             let n: usize = states.getattr("num_envs")?.extract()?;
-            return (0..n).map(|i| states.call_method1("state", (i,))?.extract::<Py<PyState>>()).collect();
+            return (0..n)
+                .map(|i| Ok(states.call_method1("state", (i,))?.extract::<Py<PyState>>()?))
+                .collect();
         }
         let seq = states.try_iter().map_err(|_| {
             raise("LudotecaValueError", format!("states must be a sequence of State or a VecEnv, got {}", type_name(states)))

@@ -113,6 +113,7 @@ def apply_choice(state: State, choice: Choice) -> None:
 # Imported lazily so that naming an agent never imports an optional dependency it does not need.
 AGENTS: dict[str, str] = {
     "random": "ludoteca.agents:RandomAgent",
+    "mcts": "ludoteca.agents.mcts:MCTSAgent",
 }
 
 
