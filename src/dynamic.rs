@@ -8,6 +8,8 @@ use crate::error::{GameError, Result};
 use crate::game::{GameSpec, Rules};
 use crate::options::Options;
 use crate::registry::GameEntry;
+use crate::search::mcts::MctsConfig;
+use crate::search::mcts_dyn::DynMcts;
 use crate::session::{CommonOptions, Outcome, Session};
 use std::sync::Arc;
 
@@ -21,6 +23,8 @@ pub trait DynGame: Send + Sync {
     fn state_from_string(self: Arc<Self>, text: &str) -> Result<Box<dyn DynState>>;
     /// `num_envs` sessions stepped together; seeds derived from `seed`.
     fn new_batch(self: Arc<Self>, num_envs: usize, seed: u64) -> Box<dyn DynBatch>;
+    /// A Monte-Carlo tree search over this game (`crate::search`).
+    fn new_mcts(self: Arc<Self>, config: MctsConfig, threads: usize, seed: u64) -> Result<Box<dyn DynMcts>>;
 }
 
 /// A game in progress, of any kind.
@@ -49,6 +53,8 @@ pub trait DynState: Send + Sync {
     fn piece_counts(&self) -> [u32; 2];
     /// Starts a new game in place.
     fn reset(&mut self, seed: u64);
+    /// For [`session_of`]: the concrete state behind the trait object.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// A configured game: its rules, options and registry entry.
@@ -87,6 +93,9 @@ impl<R: Rules> DynGame for Handle<R> {
     }
     fn new_batch(self: Arc<Self>, num_envs: usize, seed: u64) -> Box<dyn DynBatch> {
         Box::new(Batch::new(self, num_envs, seed))
+    }
+    fn new_mcts(self: Arc<Self>, config: MctsConfig, threads: usize, seed: u64) -> Result<Box<dyn DynMcts>> {
+        crate::search::mcts_dyn::new_search(self, config, threads, seed)
     }
 }
 
@@ -170,6 +179,14 @@ impl<R: Rules> DynState for StateBox<R> {
     fn reset(&mut self, seed: u64) {
         self.session.reset(&self.game.rules, seed)
     }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// The session behind `s` when it is a state of a game with rules `R`.
+pub fn session_of<R: Rules>(s: &dyn DynState) -> Option<&Session<R::State>> {
+    s.as_any().downcast_ref::<StateBox<R>>().map(|b| &b.session)
 }
 
 /// A standalone state from a session of a batch.

@@ -167,6 +167,15 @@ pub trait Rules: Send + Sync + Sized + 'static {
         Vec::new()
     }
 
+    /// The same game with explicit chance nodes, when this one samples chance
+    /// inside [`Rules::apply`] (backgammon `chance="sampled"`); `None` when
+    /// every chance event is already an explicit decision or there is none.
+    /// Search uses it to put chance nodes in its tree: states must mean the
+    /// same position under both rules.
+    fn explicit_chance(&self) -> Option<Self> {
+        None
+    }
+
     /// Writes the integers named by `spec().info_fields`.
     fn write_info(&self, _s: &Self::State, _out: &mut [i32]) {}
 

@@ -13,6 +13,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod options;
+pub mod search;
 pub mod registry;
 pub mod session;
 pub mod testing;

@@ -16,11 +16,12 @@ See the README and ``docs/`` for every game's rules, observations and actions.
 from __future__ import annotations
 
 from . import errors
-from ._core import Env, Game, State, VecEnv, __version__, game_info, games
+from ._core import MCTS, Env, Game, SearchResult, State, VecEnv, __version__, game_info, games
 from .errors import (
     ActionsError,
     GameOverError,
     IllegalActionError,
+    SearchError,
     LudotecaError,
     MoveError,
     OptionError,
@@ -33,6 +34,8 @@ __all__ = [
     "Game",
     "State",
     "VecEnv",
+    "MCTS",
+    "SearchResult",
     "games",
     "game_info",
     "errors",
@@ -44,5 +47,6 @@ __all__ = [
     "PositionError",
     "MoveError",
     "GameOverError",
+    "SearchError",
     "__version__",
 ]

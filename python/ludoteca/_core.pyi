@@ -1,11 +1,11 @@
 """Type stubs of the compiled core ``ludoteca._core`` (see ``ludoteca``)."""
 
-from typing import Any, Optional, Union, final
+from typing import Any, Callable, Optional, Sequence, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Env", "Game", "State", "VecEnv", "__version__", "game_info", "games"]
+__all__ = ["Env", "Game", "MCTS", "SearchResult", "State", "VecEnv", "__version__", "game_info", "games"]
 __version__: str
 
 _Action = Union[int, np.integer[Any]]
@@ -232,3 +232,81 @@ class VecEnv:
     def seed(self) -> int: ...
     @property
     def game(self) -> Game: ...
+
+@final
+class SearchResult:
+    """What one ``MCTS.search`` found: one row per state searched."""
+
+    @property
+    def actions(self) -> npt.NDArray[np.int64]:
+        """The decision to play per state, shape (B,)."""
+    @property
+    def visits(self) -> npt.NDArray[np.int32]:
+        """Root visit counts per action, shape (B, num_actions); 0 at illegal actions."""
+    @property
+    def policy(self) -> npt.NDArray[np.float32]:
+        """Policy targets for training, shape (B, num_actions): visit
+        frequencies (PUCT) or the improved policy softmax(logits + sigma(q)) (Gumbel)."""
+    @property
+    def values(self) -> npt.NDArray[np.float32]:
+        """The root value per state, from the side of the player to decide there, shape (B,)."""
+    @property
+    def players(self) -> npt.NDArray[np.int32]:
+        """The player to decide at each root, shape (B,)."""
+
+@final
+class MCTS:
+    """Monte-Carlo tree search in Rust over many games at once.
+
+    ``selection="puct"`` (AlphaZero) or ``"gumbel"`` (Gumbel MuZero: Gumbel-top-k
+    with sequential halving at the root over ``considered`` actions). Chance
+    nodes (dice) are in the tree; ``chance="stratified"`` follows the outcome
+    least visited relative to its probability, ``"sample"`` samples one.
+    Games with sampled chance are searched through their explicit-chance copy.
+    Deterministic for ``seed`` whatever ``num_threads``. See ``docs/search.md``.
+    """
+
+    def __new__(
+        cls,
+        game: Union[Game, str],
+        simulations: int = 800,
+        *,
+        selection: str = "puct",
+        c_puct: float = 1.25,
+        dirichlet_alpha: float = 0.3,
+        dirichlet_fraction: float = 0.0,
+        temperature: float = 0.0,
+        considered: int = 16,
+        gumbel_scale: float = 1.0,
+        c_visit: float = 50.0,
+        c_scale: float = 0.1,
+        chance: str = "stratified",
+        reuse_tree: bool = False,
+        num_threads: Optional[int] = None,
+        seed: int = 0,
+    ) -> MCTS: ...
+    def search(
+        self,
+        states: Union[Sequence[State], VecEnv],
+        evaluate: Optional[
+            Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.ArrayLike, npt.ArrayLike]]
+        ] = None,
+    ) -> SearchResult:
+        """Searches every state (one tree each) and returns one row per state.
+
+        ``evaluate=None``: the built-in evaluator (uniform prior, one random
+        playout in Rust). Otherwise ``evaluate(obs: float32[B, *obs_shape],
+        mask: bool[B, A]) -> (logits: float32[B, A], values: float32[B])`` is
+        called once per simulation wave with the leaves of every tree that
+        needs one; values are for the player to decide at each leaf. A wrong
+        answer raises ``SearchError``; an exception in ``evaluate`` propagates."""
+    @property
+    def game(self) -> Game: ...
+    @property
+    def simulations(self) -> int: ...
+    @property
+    def selection(self) -> str: ...
+    @property
+    def num_threads(self) -> int: ...
+    @property
+    def seed(self) -> int: ...

@@ -4,6 +4,7 @@ Examples::
 
     python -m ludoteca list
     python -m ludoteca play tablut --p0 human --p1 random --seed 3
+    python -m ludoteca play checkers --p0 human --p1 mcts:simulations=800
     python -m ludoteca perft tablut 3
     python -m ludoteca perft kharbaga 4 --option removal=deferred
     python -m ludoteca play tablut --p0 random --p1 random --save games.pdn
@@ -16,7 +17,7 @@ import argparse
 import random
 import sys
 import time
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Sequence, TextIO, Union
 
 from ._core import Game, State, game_info, games
 from .arena import cli as arena_cli
@@ -59,14 +60,14 @@ def cmd_list(_: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-Player = Callable[[State], str]
+Player = Callable[[State], Union[int, str]]
 
 
-def _random_player(rng: random.Random) -> Player:
-    def choose(state: State) -> str:
-        return rng.choice(state.legal_moves())
+def _agent_player(spec: str, game_id: str, seed: int) -> Player:
+    """Any agent spec (``random``, ``mcts:simulations=800``, ...): see ``ludoteca.agents``."""
+    from .agents import make_agent
 
-    return choose
+    return make_agent(spec, game_id=game_id, seed=seed).act
 
 
 def _human_player(inp: TextIO, out: TextIO) -> Player:
@@ -97,7 +98,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> 
     state = game.new_state(seed=args.seed)
     rng = random.Random(args.seed)
     players = [
-        _human_player(inp, out) if kind == "human" else _random_player(rng) for kind in (args.p0, args.p1)
+        _human_player(inp, out) if kind == "human" else _agent_player(kind, args.game, args.seed + seat)
+        for seat, kind in enumerate((args.p0, args.p1))
     ]
     out.write(f"{game!r}, seed {args.seed}\n{state}\n")
     start = state.clone()
@@ -127,8 +129,15 @@ def _play_loop(state: State, game: Game, players: list[Player], rng: random.Rand
         except EOFError:
             out.write("\nend of input\n")
             return 1
-        state.play(move)
-        played.append(move)
+        if isinstance(move, str):
+            state.play(move)
+            played.append(move)
+        else:
+            # An agent's single decision (one hop, one checker move): name it before playing it.
+            name = state.action_to_string(move)
+            state.apply_action(move)
+            played.append(move)
+            move = name
         out.write(f"\nturn {state.turns_played}: player {mover} plays {move}\n{state}\n")
     r = state.returns()
     result = "draw" if r[0] == r[1] else f"player {0 if r[0] > r[1] else 1} wins"
@@ -156,8 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the registered games")
     play = sub.add_parser("play", help="play a game in the terminal (humans type moves in the game's notation)")
     play.add_argument("game")
-    play.add_argument("--p0", choices=["random", "human"], default="human")
-    play.add_argument("--p1", choices=["random", "human"], default="random")
+    who = "'human' or an agent spec (random, mcts:simulations=800, ...)"
+    play.add_argument("--p0", default="human", help=who)
+    play.add_argument("--p1", default="random", help=who)
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     play.add_argument("--save", default=None, metavar="FILE", help="append the game's record (PDN) to FILE")

@@ -23,6 +23,7 @@ __all__ = [
     "EngineCrashError",
     "EngineTimeoutError",
     "RecordError",
+    "SearchError",
 ]
 
 
@@ -125,3 +126,5 @@ class RecordError(LudotecaValueError):
         self.move = move
         self.position = position
         self.legal_moves = legal_moves
+class SearchError(LudotecaValueError):
+    """A search could not run: e.g. an ``evaluate`` callback answered arrays of the wrong shape or non-finite numbers."""

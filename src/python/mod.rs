@@ -3,6 +3,7 @@
 
 mod env;
 mod errors;
+mod search;
 mod state;
 mod vec_env;
 mod vec_env_async;
@@ -81,6 +82,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<env::PyEnv>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
+    search::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -115,6 +115,7 @@ AGENTS: dict[str, str] = {
     "random": "ludoteca.agents:RandomAgent",
     "gnubg": "ludoteca.agents.gnubg:GnubgAgent",
     "pydraughts": "ludoteca.agents.pydraughts:PyDraughtsAgent",
+    "mcts": "ludoteca.agents.mcts:MCTSAgent",
 }
 
 

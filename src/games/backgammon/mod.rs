@@ -569,6 +569,10 @@ impl Rules for Backgammon {
         out
     }
 
+    fn explicit_chance(&self) -> Option<Self> {
+        (!self.explicit).then(|| Backgammon::new(self.match_length, true))
+    }
+
     fn write_info(&self, s: &State, out: &mut [i32]) {
         out[0] = s.score[0] as i32;
         out[1] = s.score[1] as i32;

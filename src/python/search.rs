@@ -1,0 +1,312 @@
+//! `MCTS` and `SearchResult`: tree search over a batch of states, leaves
+//! evaluated by a Python callable once per wave (numpy in and out) or by
+//! the built-in random-rollout evaluator. Tree work runs without the GIL.
+
+use super::errors::raise;
+use super::state::{type_name, PyGame, PyState};
+use super::to_py;
+use crate::batch::default_threads;
+use crate::dynamic::{DynGame, DynState};
+use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};
+use crate::search::mcts_dyn::DynMcts;
+use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::sync::Arc;
+
+/// What one search of a batch found: arrays with one row per state.
+#[pyclass(name = "SearchResult", module = "ludoteca._core", frozen)]
+pub struct PySearchResult {
+    #[pyo3(get)]
+    actions: Py<PyArray1<i64>>,
+    #[pyo3(get)]
+    visits: Py<PyArray2<i32>>,
+    #[pyo3(get)]
+    policy: Py<PyArray2<f32>>,
+    #[pyo3(get)]
+    values: Py<PyArray1<f32>>,
+    #[pyo3(get)]
+    players: Py<PyArray1<i32>>,
+}
+
+#[pymethods]
+impl PySearchResult {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("SearchResult(actions={})", self.actions.bind(py).repr().map(|r| r.to_string()).unwrap_or_default())
+    }
+}
+
+#[pyclass(name = "MCTS", module = "ludoteca._core")]
+pub struct PyMcts {
+    game: Arc<dyn DynGame>,
+    inner: Box<dyn DynMcts>,
+    threads: usize,
+    seed: u64,
+}
+
+fn parse_root(text: &str) -> PyResult<RootSelection> {
+    match text {
+        "puct" => Ok(RootSelection::Puct),
+        "gumbel" => Ok(RootSelection::Gumbel),
+        other => Err(raise("OptionError", format!("selection must be 'puct' or 'gumbel', got {other:?}"))),
+    }
+}
+
+fn parse_chance(text: &str) -> PyResult<ChanceSelection> {
+    match text {
+        "stratified" => Ok(ChanceSelection::Stratified),
+        "sample" => Ok(ChanceSelection::Sample),
+        other => Err(raise("OptionError", format!("chance must be 'stratified' or 'sample', got {other:?}"))),
+    }
+}
+
+fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Arc<dyn DynGame>> {
+    if let Ok(g) = game.cast::<PyGame>() {
+        return Ok(g.get().inner.clone());
+    }
+    if let Ok(id) = game.extract::<String>() {
+        return PyGame::make(&id, None);
+    }
+    Err(raise("LudotecaValueError", format!("game must be a Game or a game id, got {}", type_name(game))))
+}
+
+impl PyMcts {
+    /// The states of `states`: a sequence of `State`, or a `VecEnv` (its envs' states).
+    fn collect_states(py: Python<'_>, states: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyState>>> {
+        let _ = py;
+        if states.hasattr("num_envs")? && states.hasattr("state")? {
+            let n: usize = states.getattr("num_envs")?.extract()?;
+            return (0..n)
+                .map(|i| Ok(states.call_method1("state", (i,))?.extract::<Py<PyState>>()?))
+                .collect();
+        }
+        let seq = states.try_iter().map_err(|_| {
+            raise("LudotecaValueError", format!("states must be a sequence of State or a VecEnv, got {}", type_name(states)))
+        })?;
+        seq.map(|item| {
+            let item = item?;
+            item.extract::<Py<PyState>>().map_err(|_| {
+                raise("LudotecaValueError", format!("states must contain State objects, got {}", type_name(&item)))
+            })
+        })
+        .collect()
+    }
+
+    fn result_arrays<'py>(&self, py: Python<'py>, results: &[SearchResult]) -> PySearchResult {
+        let (b, a) = (results.len(), self.game.spec().num_actions);
+        let mut visits = vec![0i32; b * a];
+        let mut policy = vec![0f32; b * a];
+        for (row, r) in results.iter().enumerate() {
+            for &(action, v, w) in &r.children {
+                visits[row * a + action.index()] = v as i32;
+                policy[row * a + action.index()] = w;
+            }
+        }
+        let visits = numpy::ndarray::Array2::from_shape_vec((b, a), visits).expect("b * a entries");
+        let policy = numpy::ndarray::Array2::from_shape_vec((b, a), policy).expect("b * a entries");
+        PySearchResult {
+            actions: PyArray1::from_iter(py, results.iter().map(|r| r.action.0 as i64)).unbind(),
+            visits: PyArray2::from_owned_array(py, visits).unbind(),
+            policy: PyArray2::from_owned_array(py, policy).unbind(),
+            values: PyArray1::from_iter(py, results.iter().map(|r| r.value)).unbind(),
+            players: PyArray1::from_iter(py, results.iter().map(|r| r.player as i32)).unbind(),
+        }
+    }
+
+    /// Calls `evaluate(obs, mask)` and reads its answer as float32 arrays of
+    /// the expected shapes; anything else is a `SearchError`.
+    fn call_evaluate(
+        &self,
+        py: Python<'_>,
+        evaluate: &Bound<'_, PyAny>,
+        n: usize,
+        obs: Bound<'_, PyArrayDyn<f32>>,
+        mask: Bound<'_, PyArray2<bool>>,
+    ) -> PyResult<(Vec<f32>, Vec<f32>)> {
+        let a = self.game.spec().num_actions;
+        let out = evaluate.call1((obs, mask))?;
+        let bad = |what: String| {
+            raise(
+                "SearchError",
+                format!("evaluate(obs, mask) must return (logits: float32[{n}, {a}], values: float32[{n}]); {what}"),
+            )
+        };
+        let pair = out.cast::<PyTuple>().map_err(|_| bad(format!("got {}", type_name(&out))))?;
+        if pair.len() != 2 {
+            return Err(bad(format!("got a tuple of {} items", pair.len())));
+        }
+        let np = py.import("numpy")?;
+        let mut arrays = Vec::with_capacity(2);
+        for (k, (name, shape)) in [("logits", vec![n, a]), ("values", vec![n])].into_iter().enumerate() {
+            let item = pair.get_item(k)?;
+            let arr = np
+                .call_method1("ascontiguousarray", (&item, "float32"))
+                .map_err(|e| bad(format!("{name} is not a numeric array ({e})")))?;
+            let arr = arr.cast_into::<PyArrayDyn<f32>>().map_err(|_| bad(format!("{name} is not a numeric array")))?;
+            if arr.shape() != shape.as_slice() {
+                return Err(bad(format!("{name} has shape {:?}", arr.shape())));
+            }
+            arrays.push(arr.to_vec().map_err(|e| bad(format!("{name}: {e}")))?);
+        }
+        let values = arrays.pop().expect("two arrays");
+        let logits = arrays.pop().expect("two arrays");
+        Ok((logits, values))
+    }
+}
+
+#[pymethods]
+impl PyMcts {
+    #[new]
+    #[pyo3(signature = (
+        game, simulations = 800, *, selection = "puct", c_puct = 1.25, dirichlet_alpha = 0.3,
+        dirichlet_fraction = 0.0, temperature = 0.0, considered = 16, gumbel_scale = 1.0,
+        c_visit = 50.0, c_scale = 0.1, chance = "stratified", reuse_tree = false,
+        num_threads = None, seed = 0
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        game: &Bound<'_, PyAny>,
+        simulations: i64,
+        selection: &str,
+        c_puct: f32,
+        dirichlet_alpha: f32,
+        dirichlet_fraction: f32,
+        temperature: f32,
+        considered: i64,
+        gumbel_scale: f32,
+        c_visit: f32,
+        c_scale: f32,
+        chance: &str,
+        reuse_tree: bool,
+        num_threads: Option<i64>,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let game = game_arg(game)?;
+        let count = |name: &str, v: i64| -> PyResult<u32> {
+            u32::try_from(v).ok().filter(|&x| x >= 1).ok_or_else(|| {
+                raise("OptionError", format!("search option {name}: expected an integer >= 1, got {v}"))
+            })
+        };
+        let config = MctsConfig {
+            simulations: count("simulations", simulations)?,
+            root: parse_root(selection)?,
+            c_puct,
+            dirichlet_alpha,
+            dirichlet_fraction,
+            temperature,
+            considered: count("considered", considered)?,
+            gumbel_scale,
+            c_visit,
+            c_scale,
+            chance: parse_chance(chance)?,
+            reuse_tree,
+            max_turns: 0,
+        };
+        let threads = match num_threads {
+            None => default_threads(),
+            Some(t) if (1..=1024).contains(&t) => t as usize,
+            Some(t) => return Err(raise("OptionError", format!("num_threads must be in [1, 1024], got {t}"))),
+        };
+        let inner = game.clone().new_mcts(config, threads, seed).map_err(|e| match e {
+            crate::error::GameError::Invalid(m) => raise("OptionError", m),
+            e => to_py(e),
+        })?;
+        Ok(PyMcts { game, inner, threads, seed })
+    }
+
+    /// Searches every state (a sequence of `State`, or a `VecEnv`: its envs)
+    /// and returns one row per state. `evaluate=None` uses the built-in
+    /// evaluator (uniform prior, one random playout); otherwise
+    /// `evaluate(obs: float32[B, *obs_shape], mask: bool[B, A])` must return
+    /// `(logits: float32[B, A], values: float32[B])`, values for the player
+    /// to decide at each leaf. It is called once per wave with the leaves of
+    /// every tree that needs one.
+    #[pyo3(signature = (states, evaluate = None))]
+    fn search(&mut self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
+        let handles = Self::collect_states(py, states)?;
+        if handles.is_empty() {
+            return Err(raise("LudotecaValueError", "states must hold at least one State".into()));
+        }
+        let borrowed: Vec<PyRef<'_, PyState>> = handles.iter().map(|h| h.borrow(py)).collect();
+        let refs: Vec<&dyn DynState> = borrowed.iter().map(|s| s.inner.as_ref()).collect();
+        self.inner.set_roots(&refs).map_err(to_py)?;
+        drop(refs);
+        drop(borrowed);
+        let inner = &mut self.inner;
+        match evaluate {
+            None => py.detach(|| inner.search_rollouts()),
+            Some(evaluate) => {
+                if !evaluate.is_callable() {
+                    return Err(raise("LudotecaValueError", format!("evaluate must be callable, got {}", type_name(&evaluate))));
+                }
+                let spec = self.inner.spec().clone();
+                loop {
+                    let inner = &mut self.inner;
+                    let n = py.detach(|| inner.select());
+                    if n == 0 {
+                        break;
+                    }
+                    let mut dims = vec![n];
+                    dims.extend(spec.observation_shape.iter().copied());
+                    // SAFETY: write_leaves writes every element of both arrays
+                    // before Python sees them.
+                    let obs = unsafe { PyArrayDyn::<f32>::new(py, dims, false) };
+                    let mask = unsafe { PyArray2::<bool>::new(py, [n, spec.num_actions], false) };
+                    {
+                        // SAFETY: fresh C-contiguous arrays owned here; nothing else holds them.
+                        let (o, m) = unsafe { (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous")) };
+                        let inner = &self.inner;
+                        py.detach(|| inner.write_leaves(o, m));
+                    }
+                    let (logits, values) = self.call_evaluate(py, &evaluate, n, obs, mask)?;
+                    let inner = &mut self.inner;
+                    py.detach(|| inner.expand(&logits, &values)).map_err(|e| raise("SearchError", e.to_string()))?;
+                }
+            }
+        }
+        let results = self.inner.results();
+        Ok(self.result_arrays(py, &results))
+    }
+
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame { inner: self.game.clone() }
+    }
+    #[getter]
+    fn simulations(&self) -> u32 {
+        self.inner.config().simulations
+    }
+    #[getter]
+    fn selection(&self) -> &'static str {
+        match self.inner.config().root {
+            RootSelection::Puct => "puct",
+            RootSelection::Gumbel => "gumbel",
+        }
+    }
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.threads
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn __repr__(&self) -> String {
+        let c = self.inner.config();
+        format!(
+            "MCTS({:?}, simulations={}, selection={:?}, num_threads={})",
+            self.game.entry().id,
+            c.simulations,
+            self.selection(),
+            self.threads
+        )
+    }
+}
+
+/// Registers the search classes on the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyMcts>()?;
+    m.add_class::<PySearchResult>()?;
+    Ok(())
+}

@@ -1,0 +1,321 @@
+//! MCTS on hand-built positions of every family (through the registry, as
+//! the bindings use it), tree invariants, chance selection, determinism.
+
+use super::mcts::{halving_sequence, ChanceSelection, Forest, MctsConfig, RootSelection, SearchResult};
+use super::mcts_dyn::DynMcts;
+use crate::core::{Applied, ToAct};
+use crate::dynamic::{DynGame, DynState};
+use crate::options::OptValue;
+use crate::registry;
+use std::sync::Arc;
+
+fn game(id: &str, options: &[(&str, OptValue)]) -> Arc<dyn DynGame> {
+    let given: Vec<(String, OptValue)> = options.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    registry::make(id, &given).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn state(g: &Arc<dyn DynGame>, text: &str) -> Box<dyn DynState> {
+    g.clone().state_from_string(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Gumbel considers every legal action here, without root noise: with a
+/// uniform prior, 16 of a Tablut position's 60 moves may miss the winning
+/// one, and the final pick adds the Gumbel draws to values that random
+/// playouts make close (a Tablut king wins most random games wherever it stands).
+fn config(simulations: u32, root: RootSelection) -> MctsConfig {
+    MctsConfig { simulations, root, considered: 256, gumbel_scale: 0.0, ..MctsConfig::default() }
+}
+
+fn search(g: &Arc<dyn DynGame>, states: &[&dyn DynState], config: MctsConfig, threads: usize, seed: u64) -> (Box<dyn DynMcts>, Vec<SearchResult>) {
+    let mut m = g.clone().new_mcts(config, threads, seed).unwrap();
+    m.set_roots(states).unwrap();
+    m.search_rollouts();
+    let r = m.results();
+    (m, r)
+}
+
+/// Plays the mover's whole turn, one search per decision; returns the
+/// decisions' names and the state after the turn.
+fn play_turn(g: &Arc<dyn DynGame>, start: &dyn DynState, config: MctsConfig) -> (Vec<String>, Box<dyn DynState>) {
+    let mut s = start.clone_box();
+    let mut names = Vec::new();
+    loop {
+        let (m, r) = search(g, &[s.as_ref()], config.clone(), 1, 3);
+        m.check_tree(0).unwrap();
+        let a = r[0].action;
+        names.push(s.action_to_string(a.0 as i64).unwrap());
+        if s.apply(a.0 as i64).unwrap() == Applied::TurnOver || s.to_act() == ToAct::Terminal {
+            return (names, s);
+        }
+    }
+}
+
+/// The mover of `text` wins at once with the turn MCTS chooses, under both root selections.
+fn assert_finds_win(id: &str, text: &str, simulations: u32, want: &str) {
+    let g = game(id, &[]);
+    let s = state(&g, text);
+    let mover = s.to_act().player().expect("a player moves");
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let (names, after) = play_turn(&g, s.as_ref(), config(simulations, root));
+        assert_eq!(after.to_act(), ToAct::Terminal, "{id} {root:?}: played {names:?}");
+        assert!(after.returns()[mover.index()] > 0.0, "{id} {root:?}: played {names:?}, returns {:?}", after.returns());
+        assert_eq!(names.join(" "), want, "{id} {root:?}");
+    }
+}
+
+#[test]
+fn checkers_finds_the_double_capture_that_wins_not_the_single_one() {
+    // 1x10x17 takes both white men; 9x18 takes one and loses the game later.
+    assert_finds_win("checkers", "B:B1,9:W6,14", 200, "1x10 10x17");
+}
+
+#[test]
+fn kharbaga_finds_the_multi_capture_that_takes_the_last_pieces() {
+    let g = game("kharbaga", &[]);
+    let s = state(&g, "5/4/5/4/5/4/1ww2/bb2/5 b");
+    let (names, after) = play_turn(&g, s.as_ref(), config(100, RootSelection::Puct));
+    assert_eq!(after.to_act(), ToAct::Terminal, "{names:?}");
+    assert!(names.len() >= 2, "a capture of two hops is two decisions: {names:?}");
+}
+
+#[test]
+fn tablut_king_escapes_to_the_corner_one_move_away() {
+    // The start position with the king on c1 instead of the throne: c1-a1 escapes at once.
+    assert_finds_win("tablut", "3MMM3/4M4/4S4/M3S3M/MMSS1SSMM/M3S3M/4S4/4M4/2KMMM3 s", 1000, "c1-a1");
+}
+
+#[test]
+fn backgammon_bear_off_that_wins_takes_both_checkers_in_either_order() {
+    // Player 0: checkers on its 6 and 5 points, roll 6-5; the opponent bears
+    // off its last checker with any roll. Only 6/off then 5/off (two
+    // decisions of the same player) wins; 6/1 leaves a checker and loses.
+    for chance in ["sampled", "explicit"] {
+        let g = game("backgammon", &[("chance", OptValue::Str(chance.into()))]);
+        let s = state(&g, "AACAQAEAAAAAAA:MAE3AAAAAAAA");
+        for root in [RootSelection::Puct, RootSelection::Gumbel] {
+            let (names, after) = play_turn(&g, s.as_ref(), config(200, root));
+            assert_eq!(after.to_act(), ToAct::Terminal, "{chance} {root:?}: {names:?}");
+            assert!(after.returns()[0] > 0.0, "{chance} {root:?}: {names:?}");
+            assert_eq!(names.len(), 2, "{names:?}");
+        }
+    }
+}
+
+#[test]
+fn tablero_soplo_huff_that_wins_material_is_chosen() {
+    // White may huff black's 22 (which should have captured): the huff wins a man.
+    let g = game("tablero", &[]);
+    let s = state(&g, "W:B22,25,28:W1,18;h=22");
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let (_, r) = search(&g, &[s.as_ref()], config(2000, root), 1, 5);
+        assert_eq!(s.action_to_string(r[0].action.0 as i64).unwrap(), "s22", "{root:?}");
+    }
+}
+
+#[test]
+fn backups_add_each_value_once_along_multi_decision_turns_and_chance_nodes() {
+    let cases: [(&str, &[(&str, OptValue)], Option<&str>); 4] = [
+        ("backgammon", &[("chance", OptValue::Str("explicit".into()))], Some("AACAQAEAAAAAAA:MAE3AAAAAAAA")),
+        ("backgammon", &[], None),
+        ("checkers", &[], Some("B:B1,9,2,3:W6,14,15,23")),
+        ("kharbaga", &[], None),
+    ];
+    for (id, options, text) in cases {
+        let g = game(id, options);
+        let mut s = match text {
+            Some(t) => state(&g, t),
+            None => g.clone().new_state(1),
+        };
+        if s.to_act() == ToAct::Chance {
+            let a = s.chance_outcomes()[0].0;
+            s.apply(a.0 as i64).unwrap();
+        }
+        for root in [RootSelection::Puct, RootSelection::Gumbel] {
+            let (m, _) = search(&g, &[s.as_ref()], config(600, root), 1, 9);
+            let check = m.check_tree(0).unwrap_or_else(|e| panic!("{id} {root:?}: {e}"));
+            if id == "backgammon" {
+                assert!(check.same_player_edges > 0 && check.chance_nodes_checked > 0, "{id}: {check:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn stratified_chance_selection_keeps_every_outcome_within_one_visit_of_its_share() {
+    let g = game("backgammon", &[]);
+    let s = g.clone().new_state(4);
+    let mut c = config(3000, RootSelection::Puct);
+    c.chance = ChanceSelection::Stratified;
+    let (m, _) = search(&g, &[s.as_ref()], c, 1, 1);
+    let check = m.check_tree(0).unwrap();
+    assert!(check.chance_nodes_checked > 10, "{check:?}");
+}
+
+#[test]
+fn sampled_chance_selection_visits_outcomes_by_probability() {
+    let g = game("backgammon", &[]);
+    let s = g.clone().new_state(4);
+    let mut c = config(4000, RootSelection::Puct);
+    c.chance = ChanceSelection::Sample;
+    let (m, _) = search(&g, &[s.as_ref()], c, 1, 1);
+    m.check_tree(0).unwrap();
+    // Pool the chance nodes visited often: doubles (p = 1/36) against the
+    // rest, a binomial count with a 5-sigma tolerance; stratified would
+    // be exact, so also require some node to differ from its share by more than one.
+    let nodes = m.chance_visits(0, 200);
+    assert!(!nodes.is_empty());
+    let (mut total, mut doubles, mut off_share) = (0u32, 0u32, false);
+    for node in &nodes {
+        let n: u32 = node.iter().map(|o| o.1).sum();
+        total += n;
+        doubles += node.iter().filter(|o| o.0 < 0.04).map(|o| o.1).sum::<u32>();
+        off_share |= node.iter().any(|o| (o.1 as f64 - o.0 as f64 * n as f64).abs() > 1.5);
+    }
+    let p = 6.0 / 36.0;
+    let sd = (total as f64 * p * (1.0 - p)).sqrt();
+    assert!((doubles as f64 - p * total as f64).abs() < 5.0 * sd, "{doubles} of {total}");
+    assert!(off_share, "sampling should not be stratified");
+}
+
+#[test]
+fn same_seed_same_result_for_any_thread_count() {
+    for (id, root) in [("backgammon", RootSelection::Puct), ("checkers", RootSelection::Gumbel), ("tablut", RootSelection::Puct)] {
+        let g = game(id, &[]);
+        let states: Vec<Box<dyn DynState>> = (0..5).map(|i| g.clone().new_state(i)).collect();
+        let states: Vec<Box<dyn DynState>> = states
+            .into_iter()
+            .map(|mut s| {
+                while s.to_act() == ToAct::Chance {
+                    let a = s.chance_outcomes()[0].0;
+                    s.apply(a.0 as i64).unwrap();
+                }
+                s
+            })
+            .collect();
+        let refs: Vec<&dyn DynState> = states.iter().map(|s| s.as_ref()).collect();
+        let mut c = config(150, root);
+        c.dirichlet_fraction = 0.25;
+        c.temperature = 1.0;
+        c.gumbel_scale = 1.0;
+        let summary = |r: &[SearchResult]| -> Vec<(u32, Vec<(u32, u32)>, f32)> {
+            r.iter().map(|x| (x.action.0, x.children.iter().map(|c| (c.0 .0, c.1)).collect(), x.value)).collect()
+        };
+        let one = summary(&search(&g, &refs, c.clone(), 1, 42).1);
+        for threads in [2, 3, 8] {
+            assert_eq!(summary(&search(&g, &refs, c.clone(), threads, 42).1), one, "{id} with {threads} threads");
+        }
+        assert_ne!(summary(&search(&g, &refs, c.clone(), 1, 43).1), one, "{id}: another seed, another search");
+    }
+}
+
+#[test]
+fn halving_sequence_matches_mctx() {
+    // mctx 0.0.71 seq_halving.get_sequence_of_considered_visits(4, 20) and (16, 50).
+    assert_eq!(halving_sequence(4, 20), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]);
+    let want: Vec<u32> = [vec![0; 16], vec![1; 8], vec![2; 4], vec![3; 4], vec![4; 4], vec![5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11]].concat();
+    assert_eq!(halving_sequence(16, 50), want);
+}
+
+#[test]
+fn gumbel_simulates_each_considered_action_by_the_halving_plan() {
+    let g = game("checkers", &[]);
+    let s = g.clone().new_state(0);
+    let mut c = config(64, RootSelection::Gumbel);
+    c.considered = 4;
+    c.gumbel_scale = 1.0;
+    let (_, r) = search(&g, &[s.as_ref()], c, 1, 0);
+    let mut visits: Vec<u32> = r[0].children.iter().map(|c| c.1).filter(|&v| v > 0).collect();
+    visits.sort();
+    // Four actions considered: 64 simulations = rounds of 4 x 8, then 2 x 16.
+    assert_eq!(visits, [8, 8, 24, 24]);
+    let total: f32 = r[0].children.iter().map(|c| c.2).sum();
+    assert!((total - 1.0).abs() < 1e-5);
+}
+
+#[test]
+fn truncated_leaves_are_valued_as_draws() {
+    // With max_turns = 1 every leaf after one turn is truncated (value 0),
+    // and the root's own playout stops there too.
+    let g = game("checkers", &[("max_turns", OptValue::Int(1))]);
+    let s = g.clone().new_state(0);
+    let (m, r) = search(&g, &[s.as_ref()], config(200, RootSelection::Puct), 1, 0);
+    m.check_tree(0).unwrap();
+    assert_eq!(r[0].value, 0.0);
+}
+
+#[test]
+fn tree_reuse_keeps_the_subtree_of_the_position_reached() {
+    let g = game("checkers", &[]);
+    let s = g.clone().new_state(0);
+    let mut c = config(300, RootSelection::Puct);
+    c.reuse_tree = true;
+    let mut m = g.clone().new_mcts(c, 1, 0).unwrap();
+    m.set_roots(&[s.as_ref()]).unwrap();
+    m.search_rollouts();
+    let first = m.results().remove(0);
+    let mut next = s.clone_box();
+    next.apply(first.action.0 as i64).unwrap();
+    let kept = first.children.iter().find(|c| c.0 == first.action).unwrap().1;
+    m.set_roots(&[next.as_ref()]).unwrap();
+    m.search_rollouts();
+    let second = m.results().remove(0);
+    let total: u32 = second.children.iter().map(|c| c.1).sum();
+    // The kept node had `kept` visits (one of them its own evaluation).
+    assert_eq!(total, 300 + kept - 1);
+    m.check_tree(0).unwrap();
+}
+
+#[test]
+fn user_evaluator_gets_one_row_per_waiting_tree_and_its_answer_is_checked() {
+    let g = game("backgammon", &[]);
+    let states: Vec<Box<dyn DynState>> = (0..3).map(|i| g.clone().new_state(i)).collect();
+    let refs: Vec<&dyn DynState> = states.iter().map(|s| s.as_ref()).collect();
+    let mut m = g.clone().new_mcts(config(20, RootSelection::Gumbel), 2, 0).unwrap();
+    m.set_roots(&refs).unwrap();
+    let (olen, a) = (g.spec().observation_len(), g.spec().num_actions);
+    let mut calls = 0;
+    loop {
+        let n = m.select();
+        if n == 0 {
+            break;
+        }
+        assert!(n <= 3);
+        calls += 1;
+        let mut obs = vec![f32::NAN; n * olen];
+        let mut mask = vec![false; n * a];
+        m.write_leaves(&mut obs, &mut mask);
+        assert!(obs.iter().all(|x| x.is_finite()));
+        for row in mask.chunks(a) {
+            assert!(row.iter().any(|&b| b), "every leaf has a legal action");
+        }
+        assert!(m.expand(&vec![0.0; n * a], &vec![0.0; n + 1]).is_err(), "wrong number of values");
+        let mut bad = vec![0.0; n * a];
+        let first_legal = mask.iter().position(|&b| b).unwrap();
+        bad[first_legal] = f32::NAN;
+        assert!(m.expand(&bad, &vec![0.0; n]).is_err(), "NaN logit at a legal action");
+        m.expand(&vec![0.0; n * a], &vec![0.5; n]).unwrap();
+    }
+    // The root evaluations, then one wave per simulation.
+    assert_eq!(calls, 21);
+    for i in 0..3 {
+        m.check_tree(i).unwrap();
+    }
+}
+
+#[test]
+fn search_refuses_roots_without_a_player_to_decide_and_sampled_chance_rules() {
+    let g = game("backgammon", &[("chance", OptValue::Str("explicit".into()))]);
+    let s = g.clone().new_state(0);
+    assert_eq!(s.to_act(), ToAct::Chance);
+    let mut m = g.clone().new_mcts(config(10, RootSelection::Puct), 1, 0).unwrap();
+    assert!(m.set_roots(&[s.as_ref()]).unwrap_err().to_string().contains("chance node"));
+    let sampled = crate::games::backgammon::Backgammon::new(1, false);
+    let mut f = Forest::new(config(10, RootSelection::Puct), 1, 0).unwrap();
+    let root = super::mcts::Root { state: sampled.opening_state([0, 0], 1), turns: 0 };
+    assert!(f.set_roots(&sampled, vec![root]).unwrap_err().to_string().contains("explicit"));
+    let other = game("checkers", &[]);
+    let t = other.clone().new_state(0);
+    assert!(m.set_roots(&[t.as_ref()]).is_err(), "a state of another game");
+}
+
+

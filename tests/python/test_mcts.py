@@ -1,0 +1,182 @@
+"""MCTS from Python: winning moves found, the evaluate() callback contract,
+batching, determinism, the agent and the command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ludoteca
+from ludoteca import MCTS, Game, SearchError
+from ludoteca.agents import apply_choice, make_agent
+from ludoteca.agents.mcts import MCTSAgent
+
+
+def play_turn(agent: MCTSAgent, state: ludoteca.State) -> list[str]:
+    """The mover's whole turn, one search per decision."""
+    mover = state.current_player
+    names = []
+    while state.current_player == mover:
+        a = agent.act(state)
+        names.append(state.action_to_string(a))
+        apply_choice(state, a)
+    return names
+
+
+@pytest.mark.parametrize("selection", ["puct", "gumbel"])
+def test_checkers_double_capture_that_wins(selection: str) -> None:
+    state = Game("checkers").state_from_string("B:B1,9:W6,14")
+    agent = MCTSAgent(simulations=200, selection=selection, considered=64, gumbel_scale=0.0)
+    assert play_turn(agent, state) == ["1x10", "10x17"]
+    assert state.is_terminal()
+
+
+@pytest.mark.parametrize("chance", ["sampled", "explicit"])
+def test_backgammon_bear_off_that_wins_over_two_checker_moves(chance: str) -> None:
+    state = Game("backgammon", chance=chance).state_from_string("AACAQAEAAAAAAA:MAE3AAAAAAAA")
+    play_turn(MCTSAgent(simulations=200), state)
+    assert state.is_terminal() and state.returns()[0] > 0
+
+
+def test_tablut_king_escape_and_tablero_huff() -> None:
+    s = Game("tablut").state_from_string("3MMM3/4M4/4S4/M3S3M/MMSS1SSMM/M3S3M/4S4/4M4/2KMMM3 s")
+    assert s.action_to_string(MCTSAgent(simulations=400).act(s)) == "c1-a1"
+    s = Game("tablero").state_from_string("W:B22,25,28:W1,18;h=22")
+    assert s.action_to_string(MCTSAgent(simulations=2000).act(s)) == "s22"
+
+
+def uniform(calls: list[tuple[Any, Any]], num_actions: int):  # type: ignore[no-untyped-def]
+    def evaluate(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append((obs.copy(), mask.copy()))
+        return np.zeros((len(obs), num_actions), np.float32), np.zeros(len(obs), np.float32)
+
+    return evaluate
+
+
+def test_callback_gets_one_batch_per_wave_with_the_documented_shapes() -> None:
+    game = Game("backgammon")
+    states = [game.new_state(seed=i) for i in range(5)]
+    calls: list[tuple[Any, Any]] = []
+    res = MCTS(game, 16).search(states, uniform(calls, game.num_actions))
+    assert len(calls) == 17  # the roots' evaluation, then one wave per simulation
+    for obs, mask in calls:
+        assert obs.dtype == np.float32 and obs.shape[1:] == game.observation_shape
+        assert mask.dtype == np.bool_ and mask.shape == (len(obs), game.num_actions)
+        assert 1 <= len(obs) <= 5 and mask.any(axis=1).all()
+    np.testing.assert_array_equal(calls[0][1], np.stack([s.legal_action_mask() for s in states]))
+    assert res.actions.dtype == np.int64 and res.actions.shape == (5,)
+    assert res.visits.shape == res.policy.shape == (5, game.num_actions)
+    assert (res.visits.sum(axis=1) == 16).all()
+    np.testing.assert_allclose(res.policy.sum(axis=1), 1.0, rtol=1e-5)
+    for s, a, m in zip(states, res.actions, res.visits):
+        assert s.legal_action_mask()[a] and (m[~s.legal_action_mask()] == 0).all()
+
+
+def test_network_prior_steers_the_search() -> None:
+    game = Game("checkers")
+    state = game.new_state()
+    favourite = int(np.flatnonzero(state.legal_action_mask())[-1])
+
+    def evaluate(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits = np.zeros(mask.shape, np.float32)
+        logits[:, favourite] = 10.0
+        return logits, np.zeros(len(obs), np.float32)
+
+    res = MCTS(game, 50).search([state], evaluate)
+    assert res.actions[0] == favourite and res.visits[0, favourite] >= 45
+
+
+@pytest.mark.parametrize(
+    "answer, message",
+    [
+        (lambda n, a: np.zeros((n, a), np.float32), "must return"),
+        (lambda n, a: (np.zeros((n, a + 1)), np.zeros(n)), "logits has shape"),
+        (lambda n, a: (np.zeros((n, a)), np.zeros((n, 1))), "values has shape"),
+        (lambda n, a: (np.zeros((n, a)), np.full(n, np.nan)), "non-finite value"),
+        (lambda n, a: (np.full((n, a), np.inf), np.zeros(n)), "non-finite logit"),
+        (lambda n, a: (np.full((n, a), "x"), np.zeros(n)), "not a numeric array"),
+    ],
+)
+def test_bad_callback_output_is_a_search_error(answer: Any, message: str) -> None:
+    game = Game("checkers")
+    with pytest.raises(SearchError, match=message):
+        MCTS(game, 4).search([game.new_state()], lambda obs, mask: answer(len(obs), game.num_actions))
+
+
+def test_float64_and_lists_are_accepted_as_answers() -> None:
+    game = Game("checkers")
+    res = MCTS(game, 4).search(
+        [game.new_state()], lambda obs, mask: (np.zeros(mask.shape).tolist(), [0.0] * len(obs))
+    )
+    assert res.visits.sum() == 4
+
+
+def test_exceptions_in_the_callback_propagate_and_the_search_can_run_again() -> None:
+    class Boom(Exception):
+        pass
+
+    def evaluate(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        raise Boom("network exploded")
+
+    game = Game("checkers")
+    search = MCTS(game, 8)
+    with pytest.raises(Boom, match="network exploded"):
+        search.search([game.new_state()], evaluate)
+    assert search.search([game.new_state()]).visits.sum() == 8
+
+
+def test_bad_arguments_raise_library_errors() -> None:
+    game = Game("backgammon", chance="explicit")
+    with pytest.raises(ludoteca.OptionError, match="simulations"):
+        MCTS(game, 0)
+    with pytest.raises(ludoteca.OptionError, match="selection"):
+        MCTS(game, 10, selection="ucb")
+    with pytest.raises(ludoteca.errors.LudotecaValueError, match="chance node"):
+        MCTS(game, 10).search([game.new_state()])
+    with pytest.raises(ludoteca.errors.LudotecaValueError, match="not of the searched game"):
+        MCTS(game, 10).search([Game("checkers").new_state()])
+    with pytest.raises(ludoteca.errors.LudotecaValueError, match="callable"):
+        MCTS("checkers", 10).search([Game("checkers").new_state()], evaluate=3)  # type: ignore[arg-type]
+    with pytest.raises(ludoteca.errors.LudotecaValueError, match="at least one"):
+        MCTS("checkers", 10).search([])
+
+
+def test_same_seed_same_search_for_any_thread_count() -> None:
+    env = ludoteca.VecEnv("checkers", 6, seed=3)
+    env.reset()
+    env.step(env.sample_actions())
+    runs = [
+        MCTS("checkers", 64, seed=9, num_threads=t, dirichlet_fraction=0.25, temperature=1.0).search(env)
+        for t in (1, 2, 4)
+    ]
+    for r in runs[1:]:
+        np.testing.assert_array_equal(r.visits, runs[0].visits)
+        np.testing.assert_array_equal(r.actions, runs[0].actions)
+
+
+def test_agent_by_name_and_batched() -> None:
+    agent = make_agent("mcts:simulations=40,selection=gumbel", game_id="backgammon", seed=2)
+    assert isinstance(agent, MCTSAgent)
+    states = [Game("backgammon").new_state(seed=i) for i in range(4)] + [Game("checkers").new_state()]
+    actions = agent.act_batch(states)
+    assert all(s.legal_action_mask()[a] for s, a in zip(states, actions))
+    with pytest.raises(ludoteca.OptionError):
+        make_agent("mcts:simulations=0")
+
+
+def test_command_line_plays_mcts_against_random() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "ludoteca", "play", "checkers", "--p0", "mcts:simulations=50", "--p1", "random",
+         "--option", "max_turns=30"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "turn 1: player 0 plays" in out.stdout or "player 0 plays" in out.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "ludoteca", "play", "checkers", "--p0", "nobody"], capture_output=True, text=True, timeout=60
+    )
+    assert bad.returncode == 2 and "unknown agent" in bad.stderr
