@@ -1,6 +1,6 @@
 """Gymnasium environments: an agent plays one side of a ludoteca game.
 
-Needs ``gymnasium`` (``pip install 'ludoteca[gymnasium]'``); ``import ludoteca``
+Needs ``gymnasium`` (``pip install '.[gymnasium]'`` from the clone); ``import ludoteca``
 alone never imports it.
 
 Single env (``gymnasium.Env``)::
