@@ -41,6 +41,7 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def cmd_list(_: argparse.Namespace, out: TextIO) -> int:
+    """``list``: one line per registered game."""
     rows = [("id", "family", "version", "actions", "observation", "summary")]
     for gid in games():
         info = game_info(gid)
@@ -228,6 +229,9 @@ def _result_line(state: State) -> str:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> int:
+    """``play``: a game in the terminal, board by board; humans type moves or
+    commands (``help``) on ``inp``. Returns the exit code: 0, 1 when the input
+    ended, 130 on Ctrl-C."""
     kinds = (args.p0, args.p1)
     options = _parse_options(args.option)
     if "human" in kinds and "resign" in Game(args.game).options:
@@ -289,6 +293,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> 
 
 
 def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
+    """``perft``: leaf counts and speed at every depth up to ``args.depth``."""
     game = Game(args.game, **_parse_options(args.option))
     state = game.state_from_string(args.position) if args.position else game.new_state(seed=args.seed)
     out.write(f"{game!r} from {state.to_string()!r}\n")
@@ -303,6 +308,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
     p = argparse.ArgumentParser(prog="python -m ludoteca", description="ludoteca: rule-exact board game environments")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list the registered games")

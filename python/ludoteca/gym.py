@@ -90,7 +90,9 @@ __all__ = [
 class Opponent(Protocol):
     """An opponent object: ``act(state)`` returns the action to play."""
 
-    def act(self, state: State) -> SupportsInt: ...
+    def act(self, state: State) -> SupportsInt:
+        """The action (an index) to play in ``state``."""
+        ...
 
 
 OpponentLike = Union[str, Callable[[State], SupportsInt], Opponent]

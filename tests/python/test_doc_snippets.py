@@ -194,3 +194,13 @@ def test_markers_are_spelled_right() -> None:
         for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
             if re.match(r"<!--\s*(no.?test|smoke|needs)", line, re.I):
                 assert re.match(r"<!--\s*(no-test: .+|needs: \w+|smoke: .+ -> .+?)\s*-->$", line), f"{page}:{n}: {line}"
+
+
+def test_readme_comments_say_what_the_code_prints() -> None:
+    import ludoteca
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    state = ludoteca.Game("tablut", max_turns=200).new_state(seed=0)
+    assert "# the board as text" in readme and str(state).startswith("9 # . . M M M . . #")
+    first = state.legal_moves()[:2]
+    assert f"['{first[0]}', '{first[1]}', ...]" in readme
