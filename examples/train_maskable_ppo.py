@@ -1,8 +1,9 @@
 """Trains sb3-contrib's MaskablePPO on a ludoteca game against the random
 opponent, on a CPU, and prints the win rate before and after.
 
-    pip install 'ludoteca[gymnasium]' sb3-contrib
+    pip install '.[train]'                                     # from the clone
     python examples/train_maskable_ppo.py                      # checkers, ~8 minutes
+    python examples/train_maskable_ppo.py --minutes 1          # a quick look
     python examples/train_maskable_ppo.py --game tablut --agent-player 1 --minutes 5
     python examples/train_maskable_ppo.py --vec --n-envs 64   # one process, one Rust call per step
 

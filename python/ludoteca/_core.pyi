@@ -133,14 +133,19 @@ class Env:
     def state(self) -> State:
         """A copy of the current state."""
     @property
-    def game(self) -> Game: ...
+    def game(self) -> Game:
+        """The game this env plays."""
     @property
-    def num_actions(self) -> int: ...
+    def num_actions(self) -> int:
+        """Size of the action space."""
     @property
-    def observation_shape(self) -> tuple[int, ...]: ...
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of one observation."""
     @property
-    def current_player(self) -> int: ...
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
+    def current_player(self) -> int:
+        """0 or 1, -1 at a chance node, -2 when the game is over."""
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """Boolean mask of shape (num_actions,) of the current decision."""
 
 @final
 class VecEnv:
@@ -214,24 +219,31 @@ class VecEnv:
     def env_seeds(self) -> list[int]:
         """The seed of each env (env i's game k uses the k-th seed derived from it)."""
     @property
-    def num_envs(self) -> int: ...
+    def num_envs(self) -> int:
+        """Number of games stepped together."""
     @property
-    def num_actions(self) -> int: ...
+    def num_actions(self) -> int:
+        """Size of the action space."""
     @property
     def observation_shape(self) -> tuple[int, ...]:
         """Shape of one env's observation."""
     @property
-    def num_threads(self) -> int: ...
+    def num_threads(self) -> int:
+        """Threads stepping the envs (settable; results do not depend on it)."""
     @num_threads.setter
     def num_threads(self, threads: int) -> None: ...
     @property
-    def copy(self) -> bool: ...
+    def copy(self) -> bool:
+        """Whether each call returns fresh arrays (``False``: reused buffers)."""
     @property
-    def obs_dtype(self) -> str: ...
+    def obs_dtype(self) -> str:
+        """``"float32"`` or ``"uint8"``: the observations' dtype."""
     @property
-    def seed(self) -> int: ...
+    def seed(self) -> int:
+        """The seed the per-env seeds derive from."""
     @property
-    def game(self) -> Game: ...
+    def game(self) -> Game:
+        """The game every env plays."""
 
 @final
 class SearchResult:

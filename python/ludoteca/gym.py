@@ -1,6 +1,6 @@
 """Gymnasium environments: an agent plays one side of a ludoteca game.
 
-Needs ``gymnasium`` (``pip install 'ludoteca[gymnasium]'``); ``import ludoteca``
+Needs ``gymnasium`` (``pip install '.[gymnasium]'`` from the clone); ``import ludoteca``
 alone never imports it.
 
 Single env (``gymnasium.Env``)::
@@ -90,7 +90,9 @@ __all__ = [
 class Opponent(Protocol):
     """An opponent object: ``act(state)`` returns the action to play."""
 
-    def act(self, state: State) -> SupportsInt: ...
+    def act(self, state: State) -> SupportsInt:
+        """The action (an index) to play in ``state``."""
+        ...
 
 
 OpponentLike = Union[str, Callable[[State], SupportsInt], Opponent]

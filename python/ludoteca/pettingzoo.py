@@ -1,6 +1,6 @@
 """PettingZoo AEC environments, shaped like PettingZoo's classic board games.
 
-Needs ``pettingzoo`` (``pip install 'ludoteca[pettingzoo]'``); ``import
+Needs ``pettingzoo`` (``pip install '.[pettingzoo]'`` from the clone); ``import
 ludoteca`` alone never imports it.
 
 ::

@@ -73,10 +73,12 @@ def generate(game_id: str, seed: int = 0, **options: Any) -> str:
 
 
 def path_for(directory: Path, game_id: str) -> Path:
+    """The playthrough file of ``game_id`` in ``directory``."""
     return directory / f"{game_id}.txt"
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m ludoteca.playthrough``."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--regenerate", metavar="DIR", required=True, help="directory to write <game>.txt files to")
     p.add_argument("games", nargs="*", help="game ids (default: all)")

@@ -11,6 +11,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
 
+/// One game stepped decision by decision (Gymnasium-style, both players).
+///
+/// ``step`` returns ``(obs, rewards, terminated, truncated, info)`` with
+/// ``rewards`` of shape (2,). ``info`` holds ``legal_action_mask``,
+/// ``current_player``, ``turn`` and the game's info fields.
 #[pyclass(name = "Env", module = "ludoteca._core")]
 pub struct PyEnv {
     game: Arc<dyn DynGame>,
@@ -60,9 +65,7 @@ impl PyEnv {
         Ok(PyEnv { game, state, seed, episode: 0, done: false, fresh: true })
     }
 
-    /// Starts a new game. With `seed`, the env's seed is replaced and game
-    /// numbering restarts; without, the next game of the current seed starts
-    /// (game 0 if no decision was taken since construction or the last seeding).
+    /// Starts a new game (the next one of the env's seed, or the first of ``seed``).
     #[pyo3(signature = (seed = None, options = None))]
     fn reset<'py>(
         &mut self,
@@ -89,8 +92,7 @@ impl PyEnv {
         Ok((self.observation(py), self.info(py)?))
     }
 
-    /// Applies one decision of the player to move. Returns `(obs, rewards,
-    /// terminated, truncated, info)`; rewards has shape (2,), one per player.
+    /// Applies one decision; ``GameOverError`` after the game ended until ``reset()``.
     fn step<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
         if self.done {
             return Err(raise(
@@ -126,26 +128,31 @@ impl PyEnv {
         PyState { inner: self.state.clone_box() }
     }
 
+    /// The game this env plays.
     #[getter]
     fn game(&self) -> PyGame {
         PyGame { inner: self.game.clone() }
     }
 
+    /// Size of the action space.
     #[getter]
     fn num_actions(&self) -> usize {
         self.game.spec().num_actions
     }
 
+    /// Shape of one observation.
     #[getter]
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.game.spec().observation_shape.iter().copied())
     }
 
+    /// 0 or 1, -1 at a chance node, -2 when the game is over.
     #[getter]
     fn current_player(&self) -> i32 {
         self.state.to_act().code()
     }
 
+    /// Boolean mask of shape (num_actions,) of the current decision.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         self.mask(py)
     }

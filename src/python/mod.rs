@@ -50,8 +50,8 @@ fn games() -> Vec<&'static str> {
     registry::entries().iter().map(|e| e.id).collect()
 }
 
-/// Registry facts of one game: family, version, summary, default max_turns,
-/// and every option with its default and description.
+/// Registry facts of a game: id, family, version, summary, max_turns,
+/// offers, and options (a list of ``{"name", "default", "doc"}``).
 #[pyfunction]
 fn game_info<'py>(py: Python<'py>, game_id: &str) -> PyResult<Bound<'py, PyDict>> {
     let entry = registry::find(game_id).map_err(to_py)?;

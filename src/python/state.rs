@@ -22,6 +22,10 @@ pub(crate) fn type_name(a: &Bound<'_, PyAny>) -> String {
     a.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
+/// The rules of one game with its options; a factory of states.
+///
+/// ``Game("damas", max_turns=150)``. Raises ``UnknownGameError`` for an
+/// unknown id and ``OptionError`` for an unknown option or a bad value.
 #[pyclass(name = "Game", module = "ludoteca._core", frozen)]
 pub struct PyGame {
     pub(crate) inner: Arc<dyn DynGame>,
@@ -42,39 +46,47 @@ impl PyGame {
         Ok(PyGame { inner: Self::make(game_id, options)? })
     }
 
+    /// The game id.
     #[getter]
     fn id(&self) -> &'static str {
         self.inner.entry().id
     }
+    /// The game family (its docs page: ``docs/games/<family>.md``).
     #[getter]
     fn family(&self) -> &'static str {
         self.inner.entry().family
     }
+    /// Rules version, bumped whenever legal moves, encodings or rewards change.
     #[getter]
     fn version(&self) -> u32 {
         self.inner.entry().version
     }
+    /// Size of the action space.
     #[getter]
     fn num_actions(&self) -> usize {
         self.inner.spec().num_actions
     }
+    /// Always 2.
     #[getter]
     fn num_players(&self) -> usize {
         2
     }
+    /// Shape of one observation.
     #[getter]
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.inner.spec().observation_shape.iter().copied())
     }
+    /// Names of the per-decision integers in ``State.info()`` and env infos.
     #[getter]
     fn info_fields(&self) -> Vec<&'static str> {
         self.inner.spec().info_fields.to_vec()
     }
+    /// Full turns after which environments truncate (0: never).
     #[getter]
     fn max_turns(&self) -> u32 {
         self.inner.common().max_turns
     }
-    /// The resolved options, defaults included.
+    /// Every option with its resolved value (defaults included).
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -84,11 +96,13 @@ impl PyGame {
         Ok(d)
     }
 
+    /// The initial position; ``seed`` decides what is random (who starts, dice).
     #[pyo3(signature = (seed = 0))]
     fn new_state(&self, seed: u64) -> PyState {
         PyState { inner: self.inner.clone().new_state(seed) }
     }
 
+    /// Parses a position string; ``PositionError`` says what is wrong.
     fn state_from_string(&self, text: &str) -> PyResult<PyState> {
         Ok(PyState { inner: self.inner.clone().state_from_string(text).map_err(to_py)? })
     }
@@ -115,6 +129,7 @@ impl PyGame {
     }
 }
 
+/// A game in progress. Mutable: ``apply_action`` and ``play`` change it.
 #[pyclass(name = "State", module = "ludoteca._core")]
 pub struct PyState {
     pub(crate) inner: Box<dyn DynState>,
@@ -122,12 +137,13 @@ pub struct PyState {
 
 #[pymethods]
 impl PyState {
-    /// 0 or 1 for a player, -1 for a chance node, -2 when terminal.
+    /// 0 or 1, -1 at a chance node, -2 when terminal.
     #[getter]
     fn current_player(&self) -> i32 {
         self.inner.to_act().code()
     }
 
+    /// The game this state belongs to.
     #[getter]
     fn game(&self) -> PyGame {
         PyGame { inner: self.inner.game() }
@@ -139,18 +155,22 @@ impl PyState {
         self.inner.turns_played()
     }
 
+    /// Whether the game has ended by its rules (or by resignation, agreement, forfeit).
     fn is_terminal(&self) -> bool {
         self.inner.to_act() == crate::core::ToAct::Terminal
     }
 
+    /// Whether the next decision is a chance event (explicit chance only).
     fn is_chance_node(&self) -> bool {
         self.inner.to_act() == crate::core::ToAct::Chance
     }
 
+    /// Per-player returns, shape (2,); zeros until the game ends.
     fn returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
         self.inner.returns().to_pyarray(py)
     }
 
+    /// Boolean mask of shape (num_actions,).
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let n = self.inner.game().spec().num_actions;
         let arr = PyArray1::<bool>::zeros(py, n, false);
@@ -159,6 +179,7 @@ impl PyState {
         arr
     }
 
+    /// Sorted legal action indices.
     fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let n = self.inner.game().spec().num_actions;
         let mut mask = vec![false; n];
@@ -167,10 +188,12 @@ impl PyState {
         v.to_pyarray(py)
     }
 
+    /// Applies one decision; ``IllegalActionError`` (a ValueError) if illegal, state unchanged.
     fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         self.inner.apply(action_arg(action)?).map(|_| ()).map_err(to_py)
     }
 
+    /// An independent copy (history and random generator included).
     fn clone(&self) -> PyState {
         PyState { inner: self.inner.clone_box() }
     }
@@ -183,6 +206,7 @@ impl PyState {
         self.clone()
     }
 
+    /// The observation of the player to move, shape ``game.observation_shape``.
     fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         let game = self.inner.game();
         let shape = game.spec().observation_shape.clone();
@@ -192,6 +216,7 @@ impl PyState {
         arr.into_any()
     }
 
+    /// The position string (round-trips through ``Game.state_from_string``).
     fn to_string(&self) -> String {
         self.inner.to_string()
     }
@@ -205,7 +230,7 @@ impl PyState {
         format!("State('{}', '{}')", self.inner.game().entry().id, self.inner.to_string())
     }
 
-    /// The position as an SVG picture (Jupyter shows it): `ludoteca.render.svg(self)`.
+    /// The position as an SVG picture (Jupyter shows it); ``ludoteca.render.svg(self)``.
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
         slf.py().import("ludoteca.render")?.getattr("svg")?.call1((slf,))?.extract()
     }
@@ -231,14 +256,17 @@ impl PyState {
         h.finish()
     }
 
+    /// Every complete legal turn in notation, one per distinct resulting position.
     fn legal_moves(&self) -> Vec<String> {
         self.inner.legal_moves()
     }
 
+    /// Applies one complete turn written in notation; ``MoveError`` if not legal.
     fn play(&mut self, r#move: &str) -> PyResult<()> {
         self.inner.play(r#move).map_err(to_py)
     }
 
+    /// Leaves of the tree of complete turns (distinct positions) to ``depth``.
     fn perft(&self, py: Python<'_>, depth: i64) -> PyResult<u64> {
         if !(0..=64).contains(&depth) {
             return Err(raise("LudotecaValueError", format!("perft depth must be an integer in [0, 64], got {depth}")));
@@ -247,20 +275,22 @@ impl PyState {
         py.detach(move || state.perft(depth as u32)).map_err(to_py)
     }
 
+    /// A short name of one decision.
     fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
         self.inner.action_to_string(action_arg(action)?).map_err(to_py)
     }
 
+    /// The legal action named ``text``.
     fn string_to_action(&self, text: &str) -> PyResult<i64> {
         self.inner.string_to_action(text).map(|a| a.0 as i64).map_err(to_py)
     }
 
-    /// `(action, probability)` pairs at a chance node; empty elsewhere.
+    /// ``(action, probability)`` pairs at a chance node; empty elsewhere.
     fn chance_outcomes(&self) -> Vec<(i64, f64)> {
         self.inner.chance_outcomes().into_iter().map(|(a, p)| (a.0 as i64, p)).collect()
     }
 
-    /// The game's info fields for this decision (e.g. tablut's `king_corner_routes`).
+    /// The game's info fields at this decision.
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for (k, v) in self.inner.info() {

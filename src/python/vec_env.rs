@@ -28,6 +28,14 @@ struct Arrays {
     info: Py<PyArray2<i32>>,
 }
 
+/// ``num_envs`` games stepped by one call in Rust, in parallel, without the GIL.
+///
+/// Auto-reset is same-step: when a game ends, that step returns its rewards
+/// and flags, ``info["final_observation"]``/``info["final_returns"]`` hold its
+/// last observation and returns (rows flagged by ``info["_final_observation"]``),
+/// and the returned observation and mask already belong to the next game.
+/// With ``copy=False`` the returned arrays are reused buffers overwritten by
+/// the next call.
 #[pyclass(name = "VecEnv", module = "ludoteca._core")]
 pub struct PyVecEnv {
     game: Arc<dyn DynGame>,
@@ -386,7 +394,7 @@ impl PyVecEnv {
         Ok(me)
     }
 
-    /// Starts every env afresh. With `seed`, per-env seeds are re-derived from it.
+    /// Starts every env afresh; ``seed`` re-derives the per-env seeds.
     #[pyo3(signature = (seed = None, options = None))]
     fn reset<'py>(
         &mut self,
@@ -408,11 +416,12 @@ impl PyVecEnv {
         Ok((arrays.obs.bind(py).clone(), info))
     }
 
-    /// Steps every env with its action (int array of shape (num_envs,)).
-    /// Returns `(obs, rewards, terminated, truncated, info)`, auto-resetting
-    /// finished games in the same step (see the docs). With `active` (bool
-    /// array of shape (num_envs,)), only the envs where it is true are
-    /// stepped; the others keep their game and report it as it stands.
+    /// Steps every env; ``actions`` is an integer array of shape (num_envs,).
+    ///
+    /// With ``active`` (a bool array of shape (num_envs,)) only the envs
+    /// where it is true are stepped: the others keep their game (their
+    /// action is ignored) and report it as it stands, with zero rewards and
+    /// no flags. ``ludoteca.gym`` uses it to play the opponent's turns.
     #[pyo3(signature = (actions, active = None))]
     fn step<'py>(
         &mut self,
@@ -440,11 +449,11 @@ impl PyVecEnv {
         self.finish_step(py, arrays, ended)
     }
 
-    /// Plays `steps` decisions in every env with uniformly random legal
-    /// actions chosen in Rust (chance nodes by their probabilities): each
-    /// step advances every env once and writes observations and masks as
-    /// `step` does, so it measures what a training loop gets. Returns totals:
-    /// steps, terminated, truncated, wins_p0, wins_p1, draws.
+    /// Plays ``steps`` random legal decisions per env in Rust (every env
+    /// advances one decision per step, observations and masks written as by
+    /// ``step``); returns totals: steps, terminated, truncated, wins_p0,
+    /// wins_p1, draws. The returned arrays of a ``copy=False`` env hold the
+    /// last step's outputs afterwards.
     #[pyo3(signature = (steps, policy = "random"))]
     fn rollout<'py>(&mut self, py: Python<'py>, steps: i64, policy: &str) -> PyResult<Bound<'py, PyDict>> {
         self.idle()?;
@@ -490,7 +499,7 @@ impl PyVecEnv {
         Ok(self.batch.memory_bytes() + self.final_obs.capacity() * 4 + self.actions.capacity() * 8)
     }
 
-    /// A copy of env `index`'s current state.
+    /// A copy of env ``index``'s state.
     fn state(&self, index: i64) -> PyResult<PyState> {
         self.idle()?;
         let n = self.batch.num_envs() as i64;
@@ -507,6 +516,7 @@ impl PyVecEnv {
         Ok((0..self.batch.num_envs()).map(|i| self.batch.env_seed(i)).collect())
     }
 
+    /// Number of games stepped together.
     #[getter]
     fn num_envs(&self) -> usize {
         match &self.inflight {
@@ -514,6 +524,7 @@ impl PyVecEnv {
             None => self.batch.num_envs(),
         }
     }
+    /// Size of the action space.
     #[getter]
     fn num_actions(&self) -> usize {
         self.game.spec().num_actions
@@ -523,6 +534,7 @@ impl PyVecEnv {
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.game.spec().observation_shape.iter().copied())
     }
+    /// Threads stepping the envs (settable; results do not depend on it).
     #[getter]
     fn num_threads(&self) -> PyResult<usize> {
         self.idle()?;
@@ -536,10 +548,12 @@ impl PyVecEnv {
         }
         self.batch.set_threads(threads as usize).map_err(to_py)
     }
+    /// Whether each call returns fresh arrays (``False``: reused buffers).
     #[getter]
     fn copy(&self) -> bool {
         self.copy
     }
+    /// ``"float32"`` or ``"uint8"``: the observations' dtype.
     #[getter]
     fn obs_dtype(&self) -> &'static str {
         match self.dtype {
@@ -547,10 +561,12 @@ impl PyVecEnv {
             ObsDtype::U8 => "uint8",
         }
     }
+    /// The seed the per-env seeds derive from.
     #[getter]
     fn seed(&self) -> u64 {
         self.seed
     }
+    /// The game every env plays.
     #[getter]
     fn game(&self) -> PyGame {
         PyGame { inner: self.game.clone() }

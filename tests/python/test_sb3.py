@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("sb3_contrib")
+pytest.importorskip("sb3_contrib", reason="needs torch and sb3-contrib: pip install '.[test-train]'")
 
 import ludoteca  # noqa: E402
 import ludoteca.gym  # noqa: E402

@@ -13,6 +13,7 @@ mod notation;
 mod position;
 pub mod rules;
 pub mod state;
+mod text;
 
 pub use board::{Dir, Geometry, Point};
 pub use encoding::PLANES;

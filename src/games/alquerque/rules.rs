@@ -157,6 +157,10 @@ impl Rules for Alquerque {
         [s.pieces[0].count_ones(), s.pieces[1].count_ones()]
     }
 
+    fn board_text(&self, s: &State) -> String {
+        super::text::board_text(self, s)
+    }
+
     /// Every complete turn, one per distinct end position (re-jump loops
     /// skipped: they end where loop-free turns end).
     fn turns(&self, s: &State) -> Vec<Turn<State>> {

@@ -9,6 +9,7 @@
 //! roll: no state ever waits for a decision that cannot be taken.
 
 pub mod board;
+mod compact;
 pub mod movegen;
 pub mod notation;
 mod observe;
@@ -511,6 +512,9 @@ impl Rules for Backgammon {
     fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<Action>> {
         if s.phase != Phase::Move {
             return Err(self.phase_error(s, text));
+        }
+        if let Some(actions) = compact::resolve(s, text)? {
+            return Ok(actions);
         }
         let tokens = notation::parse_move(text).map_err(|m| GameError::bad_move(text, m))?;
         let legal = || self.turns(s).into_iter().map(|t| t.notation).collect::<Vec<_>>().join(", ");

@@ -1,7 +1,7 @@
 //! The board as text (`str(state)`, the command line).
 
 use super::board::{BAR, OFF};
-use super::State;
+use super::{Phase, State};
 use crate::core::Player;
 
 /// A diagram numbered from player 0's side (`X` = player 0, `O` = player 1):
@@ -36,11 +36,41 @@ pub fn board_text(s: &State) -> String {
     out.push_str(&label(&mut (1..=12).rev()));
     out.push('\n');
     out.push_str(&format!(
-        "bar X{} O{}   off X{} O{}   (X = player 0, points numbered from X's side)\n",
+        "bar X{} O{}   off X{} O{}   (X = player 0; points as X counts)\n",
         s.board[0][BAR], s.board[1][BAR], s.board[0][OFF], s.board[1][OFF]
     ));
     let who = if s.turn == Player::P0 { "X" } else { "O" };
-    let dice = if s.roll == [0, 0] { "to roll".to_string() } else { format!("rolled {}-{}", s.roll[0], s.roll[1]) };
-    out.push_str(&format!("{who} (player {}) {dice}; score {}-{} in a match to {}", s.turn as u8, s.score[0], s.score[1], s.match_length));
+    let dice = match (s.roll, s.left()) {
+        ([0, 0], _) => "to roll".to_string(),
+        ([a, b], left) if left.len() == if a == b { 4 } else { 2 } => format!("rolled {a}-{b}"),
+        ([a, b], left) => {
+            let left: Vec<String> = left.iter().map(|d| d.to_string()).collect();
+            format!("rolled {a}-{b}, still to play {}", left.join(" "))
+        }
+    };
+    let over = s.phase == Phase::Over;
+    if over {
+        out.push_str("game over; ");
+    } else {
+        out.push_str(&format!("{who} (player {}) {dice}; ", s.turn as u8));
+    }
+    if s.match_length == 1 {
+        out.push_str("a single game: a gammon pays 2 points, a backgammon 3");
+    } else {
+        out.push_str(&format!(
+            "match to {} points, score X {} - O {} (gammons count 2, backgammons 3)",
+            s.match_length, s.score[0], s.score[1]
+        ));
+    }
+    if s.last_winner >= 0 {
+        let name = match s.last_points {
+            1 => "a single game",
+            2 => "a gammon",
+            _ => "a backgammon",
+        };
+        let winner = if s.last_winner == 0 { "X" } else { "O" };
+        let when = if over { "the last game" } else { "the previous game" };
+        out.push_str(&format!("\n{when}: {winner} won {name} ({} point{})", s.last_points, if s.last_points == 1 { "" } else { "s" }));
+    }
     out
 }

@@ -2,9 +2,12 @@
 
 use super::rules::{DraughtsRules, State};
 
-/// An ASCII diagram, top row first, as player 0 sees it: `b`/`w` men and
-/// `B`/`W` kings by colour, `.` empty dark squares; then the side to move and
-/// the position string.
+/// An ASCII diagram, top row first, as player 0 sees it, ranks and files on
+/// its edges: `b`/`w` men and `B`/`W` kings by colour, `.` empty dark
+/// squares; beside it the dark squares' numbers, which the notation
+/// (`22-18`, `22x15x8`, `s12`) uses.
+/// Then the side to move and what the turn carries: huff and force rights,
+/// a capture in progress with the pieces jumped so far, the draw counter.
 pub fn board_text(r: &DraughtsRules, s: &State) -> String {
     let g = &r.eng.geo;
     let size = g.size as usize;
@@ -13,11 +16,13 @@ pub fn board_text(r: &DraughtsRules, s: &State) -> String {
         _ => ['w', 'b'],
     };
     let mut grid = vec![vec![' '; size]; size];
+    let mut numbers = vec![vec![String::from("  "); size]; size];
     for bit in 0..64u8 {
         if g.valid >> bit & 1 == 0 {
             continue;
         }
         let (row, col) = (g.row[bit as usize] as usize, g.col[bit as usize] as usize);
+        numbers[row][col] = format!("{:>2}", g.square(bit).0);
         let m = 1u64 << bit;
         grid[row][col] = (0..2)
             .find_map(|p| {
@@ -31,14 +36,47 @@ pub fn board_text(r: &DraughtsRules, s: &State) -> String {
             })
             .unwrap_or('.');
     }
+    // Both grids use three columns per file, so that a square's number sits
+    // at the same place in the right grid as its piece in the left one.
     let mut out = String::new();
-    for (row, cells) in grid.iter().enumerate() {
-        let line: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
-        out.push_str(&format!("{:>2} {}\n", size - row, line.join(" ")));
+    for row in 0..size {
+        let cells: Vec<String> = grid[row].iter().map(|c| format!("{c:>2}")).collect();
+        out.push_str(&format!("{:>2} {}    {}\n", size - row, cells.join(" "), numbers[row].join(" ").trim_end()));
     }
-    let files: Vec<String> = (0..size).map(|c| ((b'a' + c as u8) as char).to_string()).collect();
+    let files: Vec<String> = (0..size).map(|c| format!("{:>2}", (b'a' + c as u8) as char)).collect();
     out.push_str(&format!("   {}\n", files.join(" ")));
-    let mover = colours[s.side as usize].to_ascii_uppercase();
-    out.push_str(&format!("{} to move (player {})", if mover == 'B' { "Black" } else { "White" }, s.side));
+    let squares = |bb: u64| g.squares(bb).iter().map(|q| q.0.to_string()).collect::<Vec<_>>().join(", ");
+    let colour = |p: usize| if colours[p] == 'b' { "Black" } else { "White" };
+    let (mover, other) = (s.side as usize, 1 - s.side as usize);
+    out.push_str(&format!("{} ({}) to move (player {mover})", colour(mover), colours[mover]));
+    if let Some((start, now)) = s.cap {
+        out.push_str(&format!(
+            "\ncapture in progress: the piece from {} is on {}, jumped so far {} (still on the board); go on from {}",
+            g.square(start),
+            g.square(now),
+            squares(s.jumped),
+            g.square(now)
+        ));
+    }
+    if let Some((sq, king)) = s.huffed {
+        out.push_str(&format!("\nhuffed {}{} this turn", if king { "the king on " } else { "" }, g.square(sq)));
+    }
+    if s.huff != 0 {
+        out.push_str(&format!(
+            "\nsoplo: {} may huff (`s<square>`) a {} piece that could have captured and did not: {}",
+            colour(mover),
+            colour(other),
+            squares(s.huff)
+        ));
+        if s.force.is_some() {
+            out.push_str("; or force (`f`): take that move back and make the capture");
+        }
+    }
+    if s.must_capture {
+        out.push_str(&format!("\nafter the force, {} must make a correct capture", colour(mover)));
+    }
+    if let Some(k) = s.k {
+        out.push_str(&format!("\ndraw counter: {k} of {} turns", r.eng.preset.k_limit()));
+    }
     out
 }

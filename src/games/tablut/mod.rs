@@ -14,6 +14,7 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
+mod text;
 
 #[cfg(test)]
 mod tests;

@@ -107,6 +107,10 @@ impl Rules for TablutRules {
         s.piece_counts()
     }
 
+    fn board_text(&self, s: &State) -> String {
+        super::text::board_text(s)
+    }
+
     fn string_to_action(&self, s: &State, text: &str) -> Result<Action> {
         let mv = notation::parse_legal(s, text)?;
         Ok(Action(encode(mv.from.index(), mv.to.index()) as u32))
