@@ -197,7 +197,7 @@ def play_game(
         except EngineRulesError as e:
             record.update(termination="void", reason="rules disagreement", error=_error(e, mover, before, state))
             break
-        except (EngineCrashError, EngineTimeoutError, EngineError) as e:
+        except EngineError as e:  # crash, timeout or other failure of the engine: a forfeit
             forfeiter = mover
             kind = "engine timeout" if isinstance(e, EngineTimeoutError) else "engine crash" if isinstance(e, EngineCrashError) else "engine error"
             record.update(reason=kind, error=_error(e, mover, before, state))
