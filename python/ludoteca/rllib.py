@@ -201,7 +201,7 @@ class LudotecaVectorMultiAgentEnv(VectorMultiAgentEnv):  # type: ignore[misc]
         self.metadata = {"autoreset_mode": "next_step"}
         self._rows = np.arange(num_envs)
         self._zeros = np.zeros(num_envs, dtype=np.int64)
-        self._obs: npt.NDArray[np.float32] = np.zeros((num_envs, self.game.num_actions), dtype=np.float32)
+        self._obs: npt.NDArray[np.float32] = np.zeros((num_envs, int(np.prod(self.game.observation_shape))), dtype=np.float32)
         self._mask: npt.NDArray[np.bool_] = np.zeros((num_envs, self.game.num_actions), dtype=bool)
         self._player: npt.NDArray[np.int64] = np.zeros(num_envs, dtype=np.int64)
         self._ended = np.zeros(num_envs, dtype=bool)
