@@ -130,6 +130,11 @@ pub struct Maze<'a> {
     occ: u128,
     enemy: u128,
     king: bool,
+    /// Every jump of the graph, by start point: those from `q` are
+    /// `jumps[first[q]..first[q + 1]]` (computed once: every search below
+    /// walks them many times).
+    jumps: Vec<Jump>,
+    first: [u16; 82],
 }
 
 /// Where a sequence can go from a situation: the point reached, the jumps
@@ -145,11 +150,32 @@ pub struct Situation {
 impl<'a> Maze<'a> {
     /// `own` and `enemy` as on the board, the capturing piece standing on `at`.
     pub fn new(next: &'a [[u8; 81]; 8], own: u128, enemy: u128, at: u8, king: bool) -> Maze<'a> {
-        Maze { next, occ: (own & !(1u128 << at)) | enemy, enemy, king }
+        let mut maze =
+            Maze { next, occ: (own & !(1u128 << at)) | enemy, enemy, king, jumps: Vec::new(), first: [0; 82] };
+        let mut jumps = Vec::new();
+        for q in 0..81u8 {
+            maze.first[q as usize] = jumps.len() as u16;
+            // Only an empty point can be a jump's start (the capturing
+            // piece's own points are empty here).
+            if maze.occ >> q & 1 == 0 {
+                maze.walk_jumps(q, |j| jumps.push(j));
+            }
+        }
+        maze.first[81] = jumps.len() as u16;
+        maze.jumps = jumps;
+        maze
     }
 
     /// Every jump of the graph from `p`, made or not.
+    #[inline]
     pub fn for_each_jump(&self, p: u8, mut f: impl FnMut(Jump)) {
+        for &j in &self.jumps[self.first[p as usize] as usize..self.first[p as usize + 1] as usize] {
+            f(j)
+        }
+    }
+
+    /// The jumps from `p`, walking the lines.
+    fn walk_jumps(&self, p: u8, mut f: impl FnMut(Jump)) {
         for d in 0..8u8 {
             let line = &self.next[d as usize];
             if !self.king {
