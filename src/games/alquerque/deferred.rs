@@ -130,6 +130,11 @@ pub struct Maze<'a> {
     occ: u128,
     enemy: u128,
     king: bool,
+    /// Every jump of the graph, by start point: those from `q` are
+    /// `jumps[first[q]..first[q + 1]]` (computed once: every search below
+    /// walks them many times).
+    jumps: Vec<Jump>,
+    first: [u16; 82],
 }
 
 /// Where a sequence can go from a situation: the point reached, the jumps
@@ -145,11 +150,32 @@ pub struct Situation {
 impl<'a> Maze<'a> {
     /// `own` and `enemy` as on the board, the capturing piece standing on `at`.
     pub fn new(next: &'a [[u8; 81]; 8], own: u128, enemy: u128, at: u8, king: bool) -> Maze<'a> {
-        Maze { next, occ: (own & !(1u128 << at)) | enemy, enemy, king }
+        let mut maze =
+            Maze { next, occ: (own & !(1u128 << at)) | enemy, enemy, king, jumps: Vec::new(), first: [0; 82] };
+        let mut jumps = Vec::new();
+        for q in 0..81u8 {
+            maze.first[q as usize] = jumps.len() as u16;
+            // Only an empty point can be a jump's start (the capturing
+            // piece's own points are empty here).
+            if maze.occ >> q & 1 == 0 {
+                maze.walk_jumps(q, |j| jumps.push(j));
+            }
+        }
+        maze.first[81] = jumps.len() as u16;
+        maze.jumps = jumps;
+        maze
     }
 
     /// Every jump of the graph from `p`, made or not.
+    #[inline]
     pub fn for_each_jump(&self, p: u8, mut f: impl FnMut(Jump)) {
+        for &j in &self.jumps[self.first[p as usize] as usize..self.first[p as usize + 1] as usize] {
+            f(j)
+        }
+    }
+
+    /// The jumps from `p`, walking the lines.
+    fn walk_jumps(&self, p: u8, mut f: impl FnMut(Jump)) {
         for d in 0..8u8 {
             let line = &self.next[d as usize];
             if !self.king {
@@ -310,60 +336,141 @@ impl<'a> Maze<'a> {
     }
 
     /// A sequence from `s` that captures every piece it can and ends with
-    /// `last` (which [`Maze::can_end_with`] allows): new captures first, then
-    /// re-jumps towards the nearest piece still to capture.
+    /// `last` (which [`Maze::can_end_with`] allows): an Euler trail to
+    /// `last.from` through the jumps left once a spare path to the origin is
+    /// set aside (module docs), with every detour that captures nothing new
+    /// cut out, then `last`. O(jumps).
     pub fn route(&self, s: &Situation, last: &Jump) -> Option<Vec<Jump>> {
-        let mut cur = *s;
-        let mut out = Vec::new();
         let p = last.victim;
-        loop {
-            let required = self.component(cur.at, &cur.used, NONE).1 & !cur.jumped & !(1u128 << p);
-            if required == 0 && cur.at == last.from {
-                out.push(*last);
-                return Some(out);
-            }
-            let dist = self.distance_to_goal(&cur, p, required, last.from);
-            let mut cands: Vec<(u32, Jump)> = Vec::new();
-            self.for_each_open_jump(&cur, |j| {
-                if j.victim != p {
-                    let new = required >> j.victim & 1 != 0;
-                    let rank = if new { 0 } else { 1 + dist[j.to as usize] as u32 };
-                    cands.push((rank, j));
+        let x = last.from;
+        let blocked = if x == s.origin { s.used } else { s.used.union(&self.spare_path(s, x, p)?) };
+        let (points, _) = self.component(s.at, &blocked, p);
+        // Open jumps of the component, per point; each is taken once.
+        let mut adj: Vec<Vec<Jump>> = vec![Vec::new(); 81];
+        let mut bits = points;
+        while bits != 0 {
+            let q = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            self.for_each_jump(q, |j| {
+                if j.victim != p && !blocked.contains(&j) {
+                    adj[q as usize].push(j);
                 }
             });
-            cands.sort_by_key(|&(rank, _)| rank);
-            let next = cands.into_iter().map(|(_, j)| j).find(|j| self.can_end_with(&self.after(&cur, j), last))?;
-            out.push(next);
-            cur = self.after(&cur, &next);
+        }
+        // Hierholzer: the Euler trail from `at`, which ends at `x`.
+        let mut next = [0usize; 81];
+        let mut stack = vec![(s.at, None::<Jump>)];
+        let mut trail = Vec::new();
+        while let Some(&(v, via)) = stack.last() {
+            if let Some(&j) = adj[v as usize].get(next[v as usize]) {
+                next[v as usize] += 1;
+                stack.push((j.to, Some(j)));
+            } else {
+                stack.pop();
+                trail.extend(via);
+            }
+        }
+        trail.reverse();
+        if trail.last().map_or(s.at, |j| j.to) != x {
+            return None;
+        }
+        // Cut every closed detour that captures nothing new: where the walk
+        // comes back to a point with no new piece since it was last there.
+        let mut out: Vec<Jump> = Vec::with_capacity(trail.len() + 1);
+        let mut seen_at = [usize::MAX; 81]; // route length when last at the point
+        let mut captured_at = [0u32; 81];
+        let mut jumped = s.jumped;
+        let mut captured = 0u32;
+        seen_at[s.at as usize] = 0;
+        for j in trail {
+            out.push(j);
+            if jumped >> j.victim & 1 == 0 {
+                jumped |= 1u128 << j.victim;
+                captured += 1;
+            }
+            let t = j.to as usize;
+            if seen_at[t] != usize::MAX && captured_at[t] == captured {
+                // Forget the points of the detour, then cut it.
+                for k in seen_at[t]..out.len() - 1 {
+                    seen_at[out[k].to as usize] = usize::MAX;
+                }
+                out.truncate(seen_at[t]);
+            }
+            seen_at[t] = out.len();
+            captured_at[t] = captured;
+        }
+        self.shorten_rejumps(s, p, &mut out);
+        out.push(*last);
+        Some(out)
+    }
+
+    /// Replaces every run of re-jumps in `route` (jumps over pieces already
+    /// jumped) by a shortest run of re-jumps between the same two points
+    /// that uses no jump made elsewhere in the sequence, for a shorter
+    /// notation. The captures and their order are unchanged.
+    fn shorten_rejumps(&self, s: &Situation, p: u8, route: &mut Vec<Jump>) {
+        let mut i = 0;
+        let mut jumped = s.jumped;
+        while i < route.len() {
+            if jumped >> route[i].victim & 1 == 0 {
+                jumped |= 1u128 << route[i].victim;
+                i += 1;
+                continue;
+            }
+            let mut k = i;
+            while k < route.len() && jumped >> route[k].victim & 1 != 0 {
+                k += 1;
+            }
+            let from = if i == 0 { s.at } else { route[i - 1].to };
+            let to = route[k - 1].to;
+            let mut taken = s.used;
+            for (n, j) in route.iter().enumerate() {
+                if n < i || n >= k {
+                    taken.insert(j);
+                }
+            }
+            if let Some(path) = self.shortest_rejumps(from, to, &taken, jumped, p) {
+                if path.len() < k - i {
+                    let len = path.len();
+                    route.splice(i..k, path);
+                    k = i + len;
+                }
+            }
+            i = k;
         }
     }
 
-    /// Jumps needed from each point to reach a point with an open jump over a
-    /// piece in `required` (or, when none is left, the point `x`).
-    fn distance_to_goal(&self, s: &Situation, p: u8, required: u128, x: u8) -> [u16; 81] {
-        let mut dist = [u16::MAX; 81];
+    /// A shortest path of open jumps (none in `taken`, none over `p`, each
+    /// over a piece in `jumped`) from `from` to `to`.
+    fn shortest_rejumps(&self, from: u8, to: u8, taken: &JumpSet, jumped: u128, p: u8) -> Option<Vec<Jump>> {
+        let mut prev: [Option<Jump>; 81] = [None; 81];
+        let mut seen = 1u128 << from;
         let mut queue = std::collections::VecDeque::with_capacity(81);
-        for q in 0..81u8 {
-            let mut goal = required == 0 && q == x;
-            if !goal && required != 0 {
-                self.for_each_jump(q, |j| goal |= required >> j.victim & 1 != 0 && !s.used.contains(&j));
+        queue.push_back(from);
+        while let Some(u) = queue.pop_front() {
+            if u == to {
+                break;
             }
-            if goal {
-                dist[q as usize] = 0;
-                queue.push_back(q);
-            }
-        }
-        while let Some(v) = queue.pop_front() {
-            // Points u with an open jump u -> v (the reverse of a jump from v).
-            self.for_each_jump(v, |j| {
-                let back = Self::reverse(&j);
-                if back.victim != p && !s.used.contains(&back) && dist[j.to as usize] == u16::MAX {
-                    dist[j.to as usize] = dist[v as usize] + 1;
+            self.for_each_jump(u, |j| {
+                if j.victim != p && jumped >> j.victim & 1 != 0 && !taken.contains(&j) && seen >> j.to & 1 == 0 {
+                    seen |= 1u128 << j.to;
+                    prev[j.to as usize] = Some(j);
                     queue.push_back(j.to);
                 }
             });
         }
-        dist
+        if seen >> to & 1 == 0 {
+            return None;
+        }
+        let mut path = Vec::new();
+        let mut v = to;
+        while v != from {
+            let j = prev[v as usize]?;
+            path.push(j);
+            v = j.from;
+        }
+        path.reverse();
+        Some(path)
     }
 
     /// Every way a maximal continuation from `s` can end, one route per end
@@ -377,31 +484,47 @@ impl<'a> Maze<'a> {
         })
     }
 
-    /// [`Maze::for_each_end`] until `f` answers false.
+    /// [`Maze::for_each_end`] until `f` answers false. Per piece `p` that
+    /// could be the last: the component without `p`'s jumps must hold every
+    /// other capturable piece; then each open jump over `p` from a point of
+    /// that component may end the sequence (at a turn's start always, since
+    /// every jump's reverse is still open; mid-sequence when a spare path to
+    /// the origin exists, [`Maze::can_end_with`]).
     fn for_each_end_until(&self, s: &Situation, f: &mut dyn FnMut(&[Jump]) -> bool) {
-        let (points, victims) = self.component(s.at, &s.used, NONE);
-        if victims & !s.jumped == 0 {
-            return;
-        }
+        let capturable = self.component(s.at, &s.used, NONE).1 & !s.jumped;
         let mut ended = 0u128;
-        for q in 0..81u8 {
-            if points >> q & 1 == 0 {
+        let mut lasts = capturable;
+        while lasts != 0 {
+            let p = lasts.trailing_zeros() as u8;
+            lasts &= lasts - 1;
+            let required = capturable & !(1u128 << p);
+            let (points, victims) = self.component(s.at, &s.used, p);
+            if required & !victims != 0 {
                 continue;
             }
-            let mut lasts = Vec::new();
-            self.for_each_jump(q, |j| {
-                if s.jumped >> j.victim & 1 == 0 && !s.used.contains(&j) {
-                    lasts.push(j)
-                }
-            });
-            for last in lasts {
-                if ended >> last.to & 1 != 0 || !self.can_end_with(s, &last) {
-                    continue;
-                }
-                if let Some(route) = self.route(s, &last) {
-                    ended |= 1u128 << last.to;
-                    if !f(&route) {
-                        return;
+            let mut bits = points;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                let mut over_p = Vec::new();
+                self.for_each_jump(x, |j| {
+                    if j.victim == p && !s.used.contains(&j) {
+                        over_p.push(j)
+                    }
+                });
+                for last in over_p {
+                    if ended >> last.to & 1 != 0 {
+                        continue;
+                    }
+                    let fresh = s.used.is_empty() || x == s.origin;
+                    if !fresh && !self.can_end_with(s, &last) {
+                        continue;
+                    }
+                    if let Some(route) = self.route(s, &last) {
+                        ended |= 1u128 << last.to;
+                        if !f(&route) {
+                            return;
+                        }
                     }
                 }
             }

@@ -228,6 +228,28 @@ impl Alquerque {
         best
     }
 
+    /// Deferred mode: the position after the piece on `from` makes `route`,
+    /// a complete maximal sequence (what [`Alquerque::apply_action`] would
+    /// reach hop by hop, without counting what is left at every hop).
+    fn end_of_route(&self, s: &State, from: u8, route: &[Jump]) -> State {
+        let me = s.side.index();
+        let to = route.last().map_or(from, |j| j.to);
+        let king = s.kings >> from & 1 != 0;
+        let captured = route.iter().fold(s.jumped, |acc, j| acc | 1u128 << j.victim);
+        let mut end = *s;
+        end.pieces[me] = (end.pieces[me] & !(1u128 << from)) | 1u128 << to;
+        end.pieces[1 - me] &= !captured;
+        end.kings &= !captured;
+        if king {
+            end.kings = (end.kings & !(1u128 << from)) | 1u128 << to;
+        } else if self.geo.far_rank[me] >> to & 1 != 0 {
+            end.kings |= 1u128 << to;
+        }
+        end.clear_sequence();
+        end.side = s.side.other();
+        end
+    }
+
     /// Calls `f(from, dir, steps, to)` for every non-capturing move.
     pub(super) fn for_each_simple_move(&self, s: &State, mut f: impl FnMut(u8, u8, u8, u8)) {
         let me = s.side.index();
@@ -404,15 +426,9 @@ impl Alquerque {
                         continue;
                     }
                     let play = |route: &[Jump]| {
-                        let mut end = *s;
-                        let mut actions = Vec::with_capacity(route.len());
-                        for j in route {
-                            let a = self.encode(s.side, j.from, j.dir, j.steps);
-                            actions.push(a);
-                            self.apply_action(&mut end, a);
-                        }
-                        debug_assert!(!end.mid_turn(), "a listed route ends its turn");
-                        (actions, end)
+                        let actions: Vec<Action> =
+                            route.iter().map(|j| self.encode(s.side, j.from, j.dir, j.steps)).collect();
+                        (actions, self.end_of_route(s, from, route))
                     };
                     maze.for_each_end(&sit, |route| turns.push(play(route)));
                     // Every legal first hop starts a listed turn too (a
