@@ -7,6 +7,7 @@
 //! the `python` feature.
 
 pub mod batch;
+pub mod bits;
 pub mod core;
 pub mod dynamic;
 pub mod error;

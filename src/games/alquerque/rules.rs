@@ -7,7 +7,7 @@ use crate::core::{splitmix64, Action, Applied, GameRng, Player, ToAct};
 use crate::error::Result;
 use crate::game::{GameSpec, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
-use crate::registry::{build_with, GameEntry};
+use crate::dynamic::{build_with, GameEntry};
 
 /// Which alquerque board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -22,7 +22,7 @@ use crate::dynamic::DynGame;
 use crate::error::{GameError, Result};
 use crate::game::{GameSpec, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
-use crate::registry::{self, GameEntry};
+use crate::dynamic::{build_with, GameEntry};
 use board::{in_play, CheckerMove, Pos, Side, BAR, CHECKERS, OFF, START};
 use movegen::{distinct_ends, distinct_moves, for_each_complete, legal_mask, mask_has, mask_is_empty, Mask};
 use position::{GameState, MatchId};
@@ -59,7 +59,7 @@ pub static ENTRY: GameEntry = GameEntry {
 };
 
 fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>> {
-    registry::build_with(entry, options, |o| Ok(Backgammon::new(o.int("match_length") as u16, o.str("chance") == "explicit")))
+    build_with(entry, options, |o| Ok(Backgammon::new(o.int("match_length") as u16, o.str("chance") == "explicit")))
 }
 
 /// Where a game stands (the Match ID game state, split by whether dice are rolled).
@@ -337,7 +337,7 @@ impl Rules for Backgammon {
 
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {
         match s.phase {
-            Phase::Move => crate::core::bits_to_mask(&s.mask, mask),
+            Phase::Move => crate::bits::bits_to_mask(&s.mask, mask),
             Phase::Opening => mask.copy_from_slice(&self.opening_mask),
             Phase::ToRoll => mask.copy_from_slice(&self.roll_mask),
             Phase::Over => mask.fill(false),

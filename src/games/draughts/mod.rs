@@ -25,7 +25,7 @@ pub use rules::{DraughtsRules, State};
 use crate::dynamic::DynGame;
 use crate::error::Result;
 use crate::options::Options;
-use crate::registry::{build_with, GameEntry};
+use crate::dynamic::{build_with, GameEntry};
 use std::sync::Arc;
 
 fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>> {

@@ -25,7 +25,7 @@ pub use rules::TablutRules;
 use crate::dynamic::DynGame;
 use crate::error::Result;
 use crate::options::{OptKind, OptSpec, Options};
-use crate::registry::{self, GameEntry};
+use crate::dynamic::{build_with, GameEntry};
 use std::sync::Arc;
 
 const REPETITION_DRAW: OptSpec = OptSpec {
@@ -49,5 +49,5 @@ pub static ENTRY: GameEntry = GameEntry {
 };
 
 fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>> {
-    registry::build_with(entry, options, |o| Ok(TablutRules::new(o)))
+    build_with(entry, options, |o| Ok(TablutRules::new(o)))
 }
