@@ -3,7 +3,7 @@
 
 use super::errors::raise;
 use super::state::{action_arg, PyGame, PyState};
-use super::to_py;
+use super::errors::to_py;
 use crate::dynamic::{DynEnv, DynGame};
 use crate::session::Ruling;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, ToPyArray};

@@ -2,7 +2,7 @@
 
 use super::errors::raise;
 use super::state::{type_name, PyGame, PyState};
-use super::to_py;
+use super::errors::to_py;
 use crate::batch::{default_threads, BatchOut, ObsOut};
 use crate::dynamic::{DynBatch, DynGame};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};

@@ -223,7 +223,7 @@ impl Alquerque {
             if s.njumps as usize == MAX_JUMPS {
                 return Err(err(format!("more than {MAX_JUMPS} jumps in one sequence")));
             }
-            let (d, steps) = self.line_between(a, b);
+            let (d, steps) = self.geo.line_between(a, b);
             if d == NONE || (!king && steps != 2) {
                 return Err(err(format!("jump {t} is not a capture along one line")));
             }

@@ -1,6 +1,7 @@
 //! Rule tests: a named hand-built position per rule of draughts.md.
 use super::preset::{self as presets, Preset};
-use super::rules::{DraughtsRules, State, DRAW, ONGOING, WIN0, WIN1};
+use super::rules::DraughtsRules;
+use super::state::{State, DRAW, ONGOING, WIN0, WIN1};
 use crate::core::{rng_from_seed, Action, Applied};
 use crate::game::Rules;
 use crate::testing::check_random_games;
@@ -483,7 +484,7 @@ fn action_space_sizes_and_player_1_mirroring() {
 
 #[test]
 fn observation_is_from_the_movers_point_of_view() {
-    use super::encoding::*;
+    use super::observe::*;
     let r = rules(presets::DAMAS);
     let n = r.spec().observation_len();
     assert_eq!(r.spec().observation_shape, vec![26, 8, 8]);

@@ -1,6 +1,7 @@
 //! The board as text (`str(state)`, the command line).
 
-use super::rules::{DraughtsRules, State};
+use super::rules::DraughtsRules;
+use super::state::State;
 
 /// An ASCII diagram, top row first, as player 0 sees it: `b`/`w` men and
 /// `B`/`W` kings by colour, `.` empty dark squares; then the side to move and
