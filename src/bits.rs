@@ -14,7 +14,7 @@ macro_rules! set_bits {
     ($($t:ty),*) => {$(
         impl Iterator for SetBits<$t> {
             type Item = usize;
-            #[inline]
+            #[inline(always)]
             fn next(&mut self) -> Option<usize> {
                 if self.0 == 0 {
                     return None;
