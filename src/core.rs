@@ -108,55 +108,15 @@ pub fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Expands a bitset (bit j of word w = action 64 w + j) into a bool mask,
-/// eight entries per table lookup: for games that keep their legal actions
-/// as bits and must write `legal_mask` as bools. Entries past the words'
-/// end are set to false.
-pub fn bits_to_mask(words: &[u64], mask: &mut [bool]) {
-    /// Byte value -> its 8 bits spread one per byte (bit i to byte i).
-    const SPREAD: [u64; 256] = {
-        let mut t = [0u64; 256];
-        let mut b = 0;
-        while b < 256 {
-            let mut i = 0;
-            while i < 8 {
-                if (b >> i) & 1 == 1 {
-                    t[b] |= 1 << (8 * i);
-                }
-                i += 1;
-            }
-            b += 1;
+/// An outcome drawn by its probability (one uniform draw; the last outcome
+/// takes any rounding remainder).
+pub fn sample_outcome(rng: &mut GameRng, outcomes: &[(Action, f64)]) -> Option<Action> {
+    let mut x: f64 = rand::RngExt::random(rng);
+    for &(a, p) in outcomes {
+        if x < p {
+            return Some(a);
         }
-        t
-    };
-    // SAFETY: bool has the size and alignment of u8; only 0 and 1 are written.
-    let bytes: &mut [u8] = unsafe { std::slice::from_raw_parts_mut(mask.as_mut_ptr().cast::<u8>(), mask.len()) };
-    let done = bytes.len() & !7;
-    let mut chunks = bytes.chunks_exact_mut(8);
-    for (k, chunk) in chunks.by_ref().enumerate() {
-        let byte = words.get(k / 8).map_or(0, |w| (w >> (8 * (k % 8))) as u8);
-        chunk.copy_from_slice(&SPREAD[byte as usize].to_le_bytes());
+        x -= p;
     }
-    for (i, b) in chunks.into_remainder().iter_mut().enumerate() {
-        let a = done + i;
-        *b = words.get(a / 64).map_or(0, |w| (w >> (a % 64)) as u8 & 1);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::bits_to_mask;
-
-    #[test]
-    fn bits_to_mask_matches_bit_tests() {
-        let words = [0x8000_0000_0000_0001u64, 0x0123_4567_89AB_CDEF, 0xFFFF_0000_FFFF_0000];
-        for len in [0, 1, 7, 8, 9, 63, 64, 65, 150, 192, 200] {
-            let mut mask = vec![true; len];
-            bits_to_mask(&words, &mut mask);
-            for (a, &m) in mask.iter().enumerate() {
-                let want = words.get(a / 64).is_some_and(|w| w >> (a % 64) & 1 == 1);
-                assert_eq!(m, want, "len {len} action {a}");
-            }
-        }
-    }
+    outcomes.last().map(|&(a, _)| a)
 }

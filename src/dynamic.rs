@@ -1,17 +1,84 @@
 //! Type erasure: any [`Rules`] behind one object-safe surface, for the
-//! bindings and the command line. The hot paths (batches, perft) stay
-//! monomorphic inside.
+//! bindings and the command line, and the [`GameEntry`] a family registers.
+//! The hot paths (batches, perft) stay monomorphic inside.
+//!
+//! It sits above the generic engines ([`Session`], [`Env`], [`Batch`]) and
+//! below the families, whose entries build their rules through
+//! [`build_with`]; [`crate::registry`] lists the entries.
 
-use crate::batch::{Batch, DynBatch};
+use crate::batch::{Batch, BatchOut, Dims, RolloutStats};
 use crate::core::{Action, Applied, ToAct};
-use crate::error::{GameError, Result};
+use crate::error::Result;
 use crate::game::{GameSpec, Rules};
-use crate::options::Options;
-use crate::registry::GameEntry;
+use crate::options::{OptKind, OptSpec, OptValue, Options};
 use crate::search::mcts::MctsConfig;
 use crate::search::mcts_dyn::DynMcts;
-use crate::session::{CommonOptions, Outcome, Session};
+use crate::session::{CommonOptions, Configured, Env, Ruling, Session, Step};
 use std::sync::Arc;
+
+/// A registered game id.
+pub struct GameEntry {
+    pub id: &'static str,
+    /// The family module and docs page (`docs/games/<family>.md`).
+    pub family: &'static str,
+    /// Rules version: bumped whenever legal moves, encodings or rewards change.
+    pub version: u32,
+    pub summary: &'static str,
+    /// Default of the common `max_turns` option.
+    pub max_turns: u32,
+    /// Whether the game has the four resign/draw-offer actions.
+    pub offers: bool,
+    /// The game's own options (the common ones are added by [`GameEntry::option_specs`]).
+    pub options: &'static [OptSpec],
+    /// Builds the rules from resolved options.
+    pub build: fn(&'static GameEntry, Options) -> Result<Arc<dyn DynGame>>,
+}
+
+const ILLEGAL: OptSpec = OptSpec {
+    name: "illegal_action",
+    kind: OptKind::Choice(&["raise", "lose", "rules"]),
+    doc: "what an environment does with an illegal action: raise ValueError, the offender loses, or the game's own rule",
+};
+const RESIGN: OptSpec = OptSpec { name: "resign", kind: OptKind::Bool(false), doc: "enable the resign action" };
+const DRAW_OFFERS: OptSpec =
+    OptSpec { name: "draw_offers", kind: OptKind::Bool(false), doc: "enable the offer/accept/decline draw actions" };
+
+impl GameEntry {
+    /// Every option this game accepts, common ones first, with defaults.
+    pub fn option_specs(&'static self) -> Vec<OptSpec> {
+        let mut specs = vec![
+            OptSpec {
+                name: "max_turns",
+                kind: OptKind::Int { default: self.max_turns as i64, min: 0, max: 1_000_000 },
+                doc: "full turns after which an environment truncates the game (0: never)",
+            },
+            ILLEGAL,
+        ];
+        if self.offers {
+            specs.push(RESIGN);
+            specs.push(DRAW_OFFERS);
+        }
+        specs.extend_from_slice(self.options);
+        specs
+    }
+
+    /// Builds the game with `given` options (unknown names and bad values are errors).
+    pub fn make(&'static self, given: &[(String, OptValue)]) -> Result<Arc<dyn DynGame>> {
+        let options = Options::resolve(self.id, &self.option_specs(), given)?;
+        (self.build)(self, options)
+    }
+}
+
+/// Helper for `GameEntry::build`: rules from a constructor, then type erasure.
+pub fn build_with<R: Rules>(
+    entry: &'static GameEntry,
+    options: Options,
+    make: impl FnOnce(&Options) -> Result<R>,
+) -> Result<Arc<dyn DynGame>> {
+    let rules = make(&options)?;
+    Ok(erase(entry, options, rules))
+}
+
 
 /// A configured game of any kind.
 pub trait DynGame: Send + Sync {
@@ -23,6 +90,8 @@ pub trait DynGame: Send + Sync {
     fn state_from_string(self: Arc<Self>, text: &str) -> Result<Box<dyn DynState>>;
     /// `num_envs` sessions stepped together; seeds derived from `seed`.
     fn new_batch(self: Arc<Self>, num_envs: usize, seed: u64) -> Box<dyn DynBatch>;
+    /// One environment (the step contract of [`Env`]) playing game 0 of `seed`.
+    fn new_env(self: Arc<Self>, seed: u64) -> Box<dyn DynEnv>;
     /// A Monte-Carlo tree search over this game (`crate::search`).
     fn new_mcts(self: Arc<Self>, config: MctsConfig, threads: usize, seed: u64) -> Result<Box<dyn DynMcts>>;
 }
@@ -40,7 +109,7 @@ pub trait DynState: Send + Sync {
     /// Checked apply (`State.apply_action`): errors leave the state unchanged.
     fn apply(&mut self, a: i64) -> Result<Applied>;
     /// Apply under the game's `illegal_action` policy (environments).
-    fn apply_with_policy(&mut self, a: i64) -> Result<Outcome>;
+    fn apply_with_policy(&mut self, a: i64) -> Result<Ruling>;
     fn to_string(&self) -> String;
     fn legal_moves(&self) -> Vec<String>;
     fn board_text(&self) -> String;
@@ -57,42 +126,121 @@ pub trait DynState: Send + Sync {
     fn as_any(&self) -> &dyn std::any::Any;
 }
 
-/// A configured game: its rules, options and registry entry.
-pub struct Handle<R: Rules> {
+/// One environment of any game: [`Env`] behind an object.
+pub trait DynEnv: Send + Sync {
+    fn game(&self) -> Arc<dyn DynGame>;
+    fn seed(&self) -> u64;
+    /// See [`Env::reset`].
+    fn reset(&mut self, seed: Option<u64>);
+    /// See [`Env::step`].
+    fn step(&mut self, a: i64) -> Result<Step>;
+    /// See [`Env::is_done`].
+    fn is_done(&self) -> bool;
+    fn to_act(&self) -> ToAct;
+    fn turns_played(&self) -> u32;
+    fn legal_mask(&self, mask: &mut [bool]);
+    fn observe(&self, out: &mut [f32]);
+    fn info(&self) -> Vec<(&'static str, i64)>;
+    /// A copy of the game in progress as a standalone state.
+    fn state(&self) -> Box<dyn DynState>;
+}
+
+/// A batch of any game.
+pub trait DynBatch: Send + Sync {
+    fn num_envs(&self) -> usize;
+    fn num_actions(&self) -> usize;
+    fn obs_len(&self) -> usize;
+    fn num_info(&self) -> usize;
+    fn set_threads(&mut self, threads: usize) -> Result<()>;
+    fn threads(&self) -> usize;
+    /// Starts every env afresh; `seed` replaces the batch seed when given.
+    fn reset(&mut self, seed: Option<u64>, out: &mut BatchOut<'_>);
+    /// Validates `actions` (range; legality under `illegal_action="raise"`)
+    /// before touching any env: an error leaves the whole batch unchanged.
+    fn validate(&self, actions: &[i64]) -> Result<()> {
+        self.validate_active(actions, None)
+    }
+    /// As [`DynBatch::validate`], checking only the envs where `active[i]`.
+    fn validate_active(&self, actions: &[i64], active: Option<&[bool]>) -> Result<()>;
+    /// Steps every env with its action; call [`DynBatch::validate`] first.
+    /// Returns how many games ended (terminated or truncated) at this step.
+    fn step(&mut self, actions: &[i64], out: &mut BatchOut<'_>) -> usize;
+    /// Steps only the envs where `active[i]` (validated first); every other
+    /// env keeps its game and gets its row rewritten as it stands, with zero
+    /// rewards and no flags. Lets a caller play one side of some envs (an
+    /// opponent's turn) while the others wait. Returns how many games ended.
+    fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) -> usize;
+    /// `steps` decisions per env with uniformly random legal actions chosen in
+    /// Rust; observations and masks are produced every step exactly as in
+    /// `step` (all envs advance one decision before any advances the next, so
+    /// every step writes the whole output, as a training loop would).
+    fn rollout(&mut self, steps: usize, out: &mut BatchOut<'_>) -> RolloutStats;
+    /// Writes one uniformly random legal action per env (chance nodes: an
+    /// outcome by its probability) from each env's own policy generator.
+    fn sample_actions(&mut self, actions: &mut [i64]);
+    /// The seed of env `i` (its game k is seeded with `derive_seed(seed, k)`).
+    fn env_seed(&self, i: usize) -> u64;
+    /// A copy of env `i`'s session as a standalone state.
+    fn state(&self, i: usize) -> Box<dyn DynState>;
+    /// Heap and inline bytes the batch itself holds (envs, bitsets, histories),
+    /// not counting output buffers nor heap memory inside game states.
+    fn memory_bytes(&self) -> usize;
+}
+
+impl<'a, 'b> From<&'a (dyn DynBatch + 'b)> for Dims {
+    fn from(b: &'a (dyn DynBatch + 'b)) -> Dims {
+        Dims { num_envs: b.num_envs(), obs_len: b.obs_len(), num_actions: b.num_actions(), num_info: b.num_info() }
+    }
+}
+
+/// A configured game: its registry entry, resolved options, and the rules
+/// with the common options that sessions, envs and batches share.
+pub struct ConfiguredGame<R: Rules> {
     pub entry: &'static GameEntry,
     pub options: Options,
-    pub common: CommonOptions,
-    pub rules: R,
+    pub config: Arc<Configured<R>>,
 }
 
+/// The erased game of `rules` built from `entry` with `options`.
 pub fn erase<R: Rules>(entry: &'static GameEntry, options: Options, rules: R) -> Arc<dyn DynGame> {
     let common = CommonOptions::from_options(&options);
-    Arc::new(Handle { entry, options, common, rules })
+    Arc::new(ConfiguredGame { entry, options, config: Arc::new(Configured { rules, common }) })
 }
 
-impl<R: Rules> DynGame for Handle<R> {
+impl<R: Rules> ConfiguredGame<R> {
+    fn rules(&self) -> &R {
+        &self.config.rules
+    }
+}
+
+impl<R: Rules> DynGame for ConfiguredGame<R> {
     fn entry(&self) -> &'static GameEntry {
         self.entry
     }
     fn spec(&self) -> &GameSpec {
-        self.rules.spec()
+        self.rules().spec()
     }
     fn options(&self) -> &Options {
         &self.options
     }
     fn common(&self) -> &CommonOptions {
-        &self.common
+        &self.config.common
     }
     fn new_state(self: Arc<Self>, seed: u64) -> Box<dyn DynState> {
-        let session = Session::new(&self.rules, seed);
+        let session = Session::new(self.rules(), seed);
         Box::new(StateBox { game: self, session })
     }
     fn state_from_string(self: Arc<Self>, text: &str) -> Result<Box<dyn DynState>> {
-        let session = Session::from_position(&self.rules, text, 0)?;
+        let session = Session::from_position(self.rules(), text, 0)?;
         Ok(Box::new(StateBox { game: self, session }))
     }
     fn new_batch(self: Arc<Self>, num_envs: usize, seed: u64) -> Box<dyn DynBatch> {
-        Box::new(Batch::new(self, num_envs, seed))
+        let batch = Batch::new(self.config.clone(), num_envs, seed);
+        Box::new(BatchBox { game: self, batch })
+    }
+    fn new_env(self: Arc<Self>, seed: u64) -> Box<dyn DynEnv> {
+        let env = Env::new(self.rules(), seed);
+        Box::new(EnvBox { game: self, env })
     }
     fn new_mcts(self: Arc<Self>, config: MctsConfig, threads: usize, seed: u64) -> Result<Box<dyn DynMcts>> {
         crate::search::mcts_dyn::new_search(self, config, threads, seed)
@@ -100,7 +248,7 @@ impl<R: Rules> DynGame for Handle<R> {
 }
 
 struct StateBox<R: Rules> {
-    game: Arc<Handle<R>>,
+    game: Arc<ConfiguredGame<R>>,
     session: Session<R::State>,
 }
 
@@ -112,72 +260,61 @@ impl<R: Rules> DynState for StateBox<R> {
         Box::new(StateBox { game: self.game.clone(), session: self.session.clone() })
     }
     fn to_act(&self) -> ToAct {
-        self.session.to_act(&self.game.rules)
+        self.session.to_act(self.game.rules())
     }
     fn returns(&self) -> [f32; 2] {
-        self.session.returns(&self.game.rules)
+        self.session.returns(self.game.rules())
     }
     fn is_truncated(&self) -> bool {
-        self.session.is_truncated(&self.game.rules, &self.game.common)
+        self.session.is_truncated(self.game.rules(), &self.game.config.common)
     }
     fn turns_played(&self) -> u32 {
         self.session.turns_played()
     }
     fn legal_mask(&self, mask: &mut [bool]) {
-        self.session.legal_mask(&self.game.rules, &self.game.common, mask)
+        self.session.legal_mask(self.game.rules(), &self.game.config.common, mask)
     }
     fn observe(&self, out: &mut [f32]) {
-        self.game.rules.observe(&self.session.state, out)
+        self.game.rules().observe(&self.session.state, out)
     }
     fn apply(&mut self, a: i64) -> Result<Applied> {
-        self.session.apply(&self.game.rules, &self.game.common, a)
+        self.session.apply(self.game.rules(), &self.game.config.common, a)
     }
-    fn apply_with_policy(&mut self, a: i64) -> Result<Outcome> {
-        self.session.apply_with_policy(&self.game.rules, &self.game.common, a)
+    fn apply_with_policy(&mut self, a: i64) -> Result<Ruling> {
+        self.session.apply_with_policy(self.game.rules(), &self.game.config.common, a)
     }
     fn to_string(&self) -> String {
-        self.session.to_position(&self.game.rules)
+        self.session.to_position(self.game.rules())
     }
     fn legal_moves(&self) -> Vec<String> {
-        self.session.legal_moves(&self.game.rules)
+        self.session.legal_moves(self.game.rules())
     }
     fn board_text(&self) -> String {
-        self.game.rules.board_text(&self.session.state)
+        self.game.rules().board_text(&self.session.state)
     }
     fn play(&mut self, text: &str) -> Result<()> {
-        self.session.play(&self.game.rules, &self.game.common, text)
+        self.session.play(self.game.rules(), &self.game.config.common, text)
     }
     fn perft(&self, depth: u32) -> Result<u64> {
-        if self.session.verdict().is_some() {
-            return Ok(1);
-        }
-        Ok(self.game.rules.perft(&self.session.state, depth))
+        Ok(self.session.perft(self.game.rules(), depth))
     }
     fn action_to_string(&self, a: i64) -> Result<String> {
-        let n = self.game.rules.spec().num_actions;
-        if a < 0 || a as u64 >= n as u64 {
-            return Err(GameError::ActionOutOfRange { action: a, num_actions: n });
-        }
-        Ok(self.session.action_to_string(&self.game.rules, Action(a as u32)))
+        self.session.checked_action_to_string(self.game.rules(), a)
     }
     fn string_to_action(&self, text: &str) -> Result<Action> {
-        self.session.string_to_action(&self.game.rules, text)
+        self.session.string_to_action(self.game.rules(), text)
     }
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        if self.to_act() == ToAct::Chance {
-            self.game.rules.chance_outcomes(&self.session.state)
-        } else {
-            Vec::new()
-        }
+        self.session.chance_outcomes(self.game.rules())
     }
     fn info(&self) -> Vec<(&'static str, i64)> {
-        self.session.info(&self.game.rules)
+        self.session.info(self.game.rules())
     }
     fn piece_counts(&self) -> [u32; 2] {
-        self.game.rules.piece_counts(&self.session.state)
+        self.game.rules().piece_counts(&self.session.state)
     }
     fn reset(&mut self, seed: u64) {
-        self.session.reset(&self.game.rules, seed)
+        self.session.reset(self.game.rules(), seed)
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -189,7 +326,97 @@ pub fn session_of<R: Rules>(s: &dyn DynState) -> Option<&Session<R::State>> {
     s.as_any().downcast_ref::<StateBox<R>>().map(|b| &b.session)
 }
 
-/// A standalone state from a session of a batch.
-pub fn state_from_session<R: Rules>(game: Arc<Handle<R>>, session: Session<R::State>) -> Box<dyn DynState> {
-    Box::new(StateBox { game, session })
+struct EnvBox<R: Rules> {
+    game: Arc<ConfiguredGame<R>>,
+    env: Env<R::State>,
+}
+
+impl<R: Rules> DynEnv for EnvBox<R> {
+    fn game(&self) -> Arc<dyn DynGame> {
+        self.game.clone()
+    }
+    fn seed(&self) -> u64 {
+        self.env.seed()
+    }
+    fn reset(&mut self, seed: Option<u64>) {
+        self.env.reset(self.game.rules(), seed)
+    }
+    fn step(&mut self, a: i64) -> Result<Step> {
+        self.env.step(self.game.rules(), &self.game.config.common, a)
+    }
+    fn is_done(&self) -> bool {
+        self.env.is_done()
+    }
+    fn to_act(&self) -> ToAct {
+        self.env.session.to_act(self.game.rules())
+    }
+    fn turns_played(&self) -> u32 {
+        self.env.session.turns_played()
+    }
+    fn legal_mask(&self, mask: &mut [bool]) {
+        self.env.session.legal_mask(self.game.rules(), &self.game.config.common, mask)
+    }
+    fn observe(&self, out: &mut [f32]) {
+        self.game.rules().observe(&self.env.session.state, out)
+    }
+    fn info(&self) -> Vec<(&'static str, i64)> {
+        self.env.session.info(self.game.rules())
+    }
+    fn state(&self) -> Box<dyn DynState> {
+        Box::new(StateBox { game: self.game.clone(), session: self.env.session.clone() })
+    }
+}
+
+/// [`Batch`] behind [`DynBatch`]: the batch and the game its states belong to.
+struct BatchBox<R: Rules> {
+    game: Arc<ConfiguredGame<R>>,
+    batch: Batch<R>,
+}
+
+impl<R: Rules> DynBatch for BatchBox<R> {
+    fn num_envs(&self) -> usize {
+        self.batch.num_envs()
+    }
+    fn num_actions(&self) -> usize {
+        self.batch.num_actions()
+    }
+    fn obs_len(&self) -> usize {
+        self.batch.obs_len()
+    }
+    fn num_info(&self) -> usize {
+        self.batch.num_info()
+    }
+    fn set_threads(&mut self, threads: usize) -> Result<()> {
+        self.batch.set_threads(threads)
+    }
+    fn threads(&self) -> usize {
+        self.batch.threads()
+    }
+    fn reset(&mut self, seed: Option<u64>, out: &mut BatchOut<'_>) {
+        self.batch.reset(seed, out)
+    }
+    fn validate_active(&self, actions: &[i64], active: Option<&[bool]>) -> Result<()> {
+        self.batch.validate_active(actions, active)
+    }
+    fn step(&mut self, actions: &[i64], out: &mut BatchOut<'_>) -> usize {
+        self.batch.step(actions, out)
+    }
+    fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) -> usize {
+        self.batch.step_active(actions, active, out)
+    }
+    fn rollout(&mut self, steps: usize, out: &mut BatchOut<'_>) -> RolloutStats {
+        self.batch.rollout(steps, out)
+    }
+    fn sample_actions(&mut self, actions: &mut [i64]) {
+        self.batch.sample_actions(actions)
+    }
+    fn env_seed(&self, i: usize) -> u64 {
+        self.batch.env_seed(i)
+    }
+    fn state(&self, i: usize) -> Box<dyn DynState> {
+        Box::new(StateBox { game: self.game.clone(), session: self.batch.session(i).clone() })
+    }
+    fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>() - std::mem::size_of::<Batch<R>>() + self.batch.memory_bytes()
+    }
 }

@@ -23,6 +23,10 @@ pub enum GameError {
     #[error("the game is over: no action can be applied{hint}")]
     GameOver { hint: &'static str },
 
+    /// A step after the episode ended, before `reset()` (single environments).
+    #[error("the game is over (terminated or truncated): call reset() before step()")]
+    EpisodeOver,
+
     #[error("bad position string '{text}': {message}")]
     BadPosition { text: String, message: String },
 

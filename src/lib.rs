@@ -1,12 +1,17 @@
 //! ludoteca: fast, rule-exact environments for traditional board games.
 //!
-//! The core is pure Rust: [`game::Rules`] is what a game implements,
-//! [`session::Session`] adds the common model (offers, illegal-action
-//! policies, repetition, turn counting), [`batch`] is the one batch engine,
-//! [`registry`] lists the games. The pyo3 bindings live in `python/`, behind
-//! the `python` feature.
+//! The core is pure Rust, in layers that import only downwards
+//! (docs/architecture.md): the vocabulary ([`core`], [`bits`], [`text`],
+//! [`error`], [`options`]); [`game::Rules`], what a game implements;
+//! [`session`], the common model ([`session::Session`]: offers,
+//! illegal-action policies, repetition, turn counting) and the one-env step
+//! contract ([`session::Env`]); [`batch`], the one batch engine; [`dynamic`],
+//! type erasure and the [`dynamic::GameEntry`] a family registers; [`games`],
+//! the engines; [`registry`], the list of games. The pyo3 bindings live in
+//! `python/`, behind the `python` feature.
 
 pub mod batch;
+pub mod bits;
 pub mod core;
 pub mod dynamic;
 pub mod error;
@@ -16,10 +21,11 @@ pub mod options;
 pub mod search;
 pub mod registry;
 pub mod session;
-pub mod testing;
 pub mod text;
+/// Test support (random-game invariants, the toy game of the session and
+/// batch tests): compiled for tests only.
 #[cfg(test)]
-mod toy;
+mod testing;
 
 #[cfg(feature = "python")]
 mod python;

@@ -1,74 +1,12 @@
 //! The one list of games. The Python surface, the CLI, the tests and the docs
-//! read it: adding a game is one entry here.
+//! read it: adding a game is one entry here (its [`GameEntry`] lives with
+//! its family, in `games/<family>/mod.rs`).
 
-use crate::dynamic::{erase, DynGame};
 use crate::error::{GameError, Result};
-use crate::game::Rules;
-use crate::options::{OptKind, OptSpec, OptValue, Options};
+use crate::options::OptValue;
 use std::sync::Arc;
 
-/// A registered game id.
-pub struct GameEntry {
-    pub id: &'static str,
-    /// The family module and docs page (`docs/games/<family>.md`).
-    pub family: &'static str,
-    /// Rules version: bumped whenever legal moves, encodings or rewards change.
-    pub version: u32,
-    pub summary: &'static str,
-    /// Default of the common `max_turns` option.
-    pub max_turns: u32,
-    /// Whether the game has the four resign/draw-offer actions.
-    pub offers: bool,
-    /// The game's own options (the common ones are added by [`GameEntry::option_specs`]).
-    pub options: &'static [OptSpec],
-    /// Builds the rules from resolved options.
-    pub build: fn(&'static GameEntry, Options) -> Result<Arc<dyn DynGame>>,
-}
-
-const ILLEGAL: OptSpec = OptSpec {
-    name: "illegal_action",
-    kind: OptKind::Choice(&["raise", "lose", "rules"]),
-    doc: "what an environment does with an illegal action: raise ValueError, the offender loses, or the game's own rule",
-};
-const RESIGN: OptSpec = OptSpec { name: "resign", kind: OptKind::Bool(false), doc: "enable the resign action" };
-const DRAW_OFFERS: OptSpec =
-    OptSpec { name: "draw_offers", kind: OptKind::Bool(false), doc: "enable the offer/accept/decline draw actions" };
-
-impl GameEntry {
-    /// Every option this game accepts, common ones first, with defaults.
-    pub fn option_specs(&'static self) -> Vec<OptSpec> {
-        let mut specs = vec![
-            OptSpec {
-                name: "max_turns",
-                kind: OptKind::Int { default: self.max_turns as i64, min: 0, max: 1_000_000 },
-                doc: "full turns after which an environment truncates the game (0: never)",
-            },
-            ILLEGAL,
-        ];
-        if self.offers {
-            specs.push(RESIGN);
-            specs.push(DRAW_OFFERS);
-        }
-        specs.extend_from_slice(self.options);
-        specs
-    }
-
-    /// Builds the game with `given` options (unknown names and bad values are errors).
-    pub fn make(&'static self, given: &[(String, OptValue)]) -> Result<Arc<dyn DynGame>> {
-        let options = Options::resolve(self.id, &self.option_specs(), given)?;
-        (self.build)(self, options)
-    }
-}
-
-/// Helper for `GameEntry::build`: rules from a constructor, then type erasure.
-pub fn build_with<R: Rules>(
-    entry: &'static GameEntry,
-    options: Options,
-    make: impl FnOnce(&Options) -> Result<R>,
-) -> Result<Arc<dyn DynGame>> {
-    let rules = make(&options)?;
-    Ok(erase(entry, options, rules))
-}
+pub use crate::dynamic::{DynGame, GameEntry};
 
 /// All registered games, in display order.
 pub fn entries() -> &'static [&'static GameEntry] {
@@ -90,6 +28,7 @@ static GAMES: &[&GameEntry] = &[
     &crate::games::draughts::CHECKERS,
 ];
 
+/// The entry of game `id`.
 pub fn find(id: &str) -> Result<&'static GameEntry> {
     GAMES.iter().copied().find(|e| e.id == id).ok_or_else(|| GameError::UnknownGame {
         given: id.to_string(),

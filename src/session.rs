@@ -3,7 +3,7 @@
 //! offers, illegal-action policies, repetition history and the turn count that
 //! truncation reads.
 
-use crate::core::{Action, Applied, GameRng, Player, ToAct};
+use crate::core::{derive_seed, Action, Applied, GameRng, Player, ToAct};
 use crate::error::{GameError, Result};
 use crate::game::Rules;
 use crate::options::Options;
@@ -43,6 +43,14 @@ impl CommonOptions {
             draw_offers: flag("draw_offers"),
         }
     }
+}
+
+/// A configured game: its rules and the common options, shared by every
+/// session, env and batch of it (type erasure adds the registry entry and the
+/// resolved options on top, in [`crate::dynamic`]).
+pub struct Configured<R: Rules> {
+    pub rules: R,
+    pub common: CommonOptions,
 }
 
 /// The last four actions of games with offers, in the spec's order.
@@ -87,9 +95,9 @@ pub enum Verdict {
     Repetition,
 }
 
-/// Result of applying an action under an [`IllegalPolicy`].
+/// The ruling on an action applied under an [`IllegalPolicy`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Ruling {
     Applied(Applied),
     /// Illegal action refused and counted (tablero rule 16); the state is unchanged.
     Refused,
@@ -339,9 +347,9 @@ impl<S: Clone> Session<S> {
     }
 
     /// Apply under an environment's illegal-action policy.
-    pub fn apply_with_policy<R: Rules<State = S>>(&mut self, rules: &R, common: &CommonOptions, a: i64) -> Result<Outcome> {
+    pub fn apply_with_policy<R: Rules<State = S>>(&mut self, rules: &R, common: &CommonOptions, a: i64) -> Result<Ruling> {
         match self.apply(rules, common, a) {
-            Ok(applied) => Ok(Outcome::Applied(applied)),
+            Ok(applied) => Ok(Ruling::Applied(applied)),
             // Out-of-range actions are bad input, never a move: they always raise.
             Err(e @ GameError::IllegalAction { .. }) => {
                 match common.illegal {
@@ -354,20 +362,20 @@ impl<S: Clone> Session<S> {
     }
 
     /// What an illegal action costs its author under `policy` (not `Raise`).
-    pub fn punish<R: Rules<State = S>>(&mut self, rules: &R, policy: IllegalPolicy) -> Outcome {
+    pub fn punish<R: Rules<State = S>>(&mut self, rules: &R, policy: IllegalPolicy) -> Ruling {
         let Some(offender) = self.to_act(rules).player() else {
-            return Outcome::Refused;
+            return Ruling::Refused;
         };
         let allowed = rules.illegal_strikes();
         if policy == IllegalPolicy::Rules && allowed > 0 {
             let strikes = &mut self.strikes[offender.index()];
             *strikes += 1;
             if *strikes <= allowed {
-                return Outcome::Refused;
+                return Ruling::Refused;
             }
         }
         self.verdict = Some(Verdict::Forfeit(offender));
-        Outcome::Forfeited
+        Ruling::Forfeited
     }
 
     /// Illegal actions refused so far per player (rule 16).
@@ -491,12 +499,171 @@ impl<S: Clone> Session<S> {
         Ok(())
     }
 
+    /// Leaves of the tree of complete turns to `depth` (a game ended by a
+    /// verdict is a leaf, like any terminal position).
+    pub fn perft<R: Rules<State = S>>(&self, rules: &R, depth: u32) -> u64 {
+        if self.verdict.is_some() {
+            return 1;
+        }
+        rules.perft(&self.state, depth)
+    }
+
+    /// [`Session::action_to_string`] for an action index from outside
+    /// (out-of-range indices are an error).
+    pub fn checked_action_to_string<R: Rules<State = S>>(&self, rules: &R, a: i64) -> Result<String> {
+        let n = rules.spec().num_actions;
+        if a < 0 || a as u64 >= n as u64 {
+            return Err(GameError::ActionOutOfRange { action: a, num_actions: n });
+        }
+        Ok(self.action_to_string(rules, Action(a as u32)))
+    }
+
+    /// The outcomes of the chance event to come with their probabilities;
+    /// empty unless chance acts next.
+    pub fn chance_outcomes<R: Rules<State = S>>(&self, rules: &R) -> Vec<(Action, f64)> {
+        if self.to_act(rules) == ToAct::Chance {
+            rules.chance_outcomes(&self.state)
+        } else {
+            Vec::new()
+        }
+    }
+
     /// Per-field integers of [`Rules::write_info`].
     pub fn info<R: Rules<State = S>>(&self, rules: &R) -> Vec<(&'static str, i64)> {
         let fields = rules.spec().info_fields;
         let mut values = vec![0i32; fields.len()];
         rules.write_info(&self.state, &mut values);
         fields.iter().copied().zip(values.into_iter().map(i64::from)).collect()
+    }
+}
+
+/// One environment: a session and its episodes, with the step contract that
+/// `Env` in Python and every env of a [`crate::batch::Batch`] follow alike.
+///
+/// Game k of an env seeded `seed` is seeded `derive_seed(seed, k)`. A step
+/// applies one decision (under the illegal-action policy) and reports
+/// termination (the rules or a verdict ended the game), truncation (the turn
+/// limit, unless terminated) and the rewards, which are the returns on the
+/// step that terminates and zero on every other step.
+#[derive(Clone, Debug)]
+pub struct Env<S> {
+    pub session: Session<S>,
+    seed: u64,
+    episode: u64,
+    /// The episode ended (terminated or truncated) and no reset followed.
+    done: bool,
+    /// No decision taken in the current game yet: [`Env::reset`] without a
+    /// seed keeps the game, so that a new env then `reset()` plays game 0.
+    fresh: bool,
+}
+
+/// What one step did.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Step {
+    pub ruling: Ruling,
+    /// Who acts next in the game the step left (before any reset).
+    pub to_act: ToAct,
+    pub terminated: bool,
+    pub truncated: bool,
+    pub rewards: [f32; 2],
+}
+
+impl Step {
+    /// The episode is over (terminated or truncated).
+    #[inline]
+    pub fn ended(&self) -> bool {
+        self.terminated || self.truncated
+    }
+}
+
+impl<S: Clone> Env<S> {
+    /// Game 0 of `seed`.
+    pub fn new<R: Rules<State = S>>(rules: &R, seed: u64) -> Self {
+        Env { session: Session::new(rules, derive_seed(seed, 0)), seed, episode: 0, done: false, fresh: true }
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The episode is over and the env waits for a reset (never true for an
+    /// env that resets itself, as a batch's do).
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The Gymnasium reset. With `seed`, the env's seed is replaced and game
+    /// numbering restarts; without, the next game of the current seed starts
+    /// (game 0 if no decision was taken since construction or the last seeding).
+    pub fn reset<R: Rules<State = S>>(&mut self, rules: &R, seed: Option<u64>) {
+        match seed {
+            Some(s) => {
+                self.seed = s;
+                self.episode = 0;
+            }
+            None if self.fresh => {}
+            None => self.episode += 1,
+        }
+        self.start(rules);
+    }
+
+    /// Game 0 of the env's seed, or of `seed` when given (a batch's reset).
+    pub fn restart<R: Rules<State = S>>(&mut self, rules: &R, seed: Option<u64>) {
+        if let Some(s) = seed {
+            self.seed = s;
+        }
+        self.episode = 0;
+        self.start(rules);
+    }
+
+    /// The next game of the env's seed (auto-reset).
+    #[inline]
+    pub fn next_game<R: Rules<State = S>>(&mut self, rules: &R) {
+        self.episode += 1;
+        self.start(rules);
+    }
+
+    fn start<R: Rules<State = S>>(&mut self, rules: &R) {
+        self.fresh = true;
+        self.done = false;
+        self.session.reset(rules, derive_seed(self.seed, self.episode));
+    }
+
+    /// A checked step: bad input and, under `illegal_action="raise"`, an
+    /// illegal action are errors that leave the game unchanged.
+    pub fn step<R: Rules<State = S>>(&mut self, rules: &R, common: &CommonOptions, a: i64) -> Result<Step> {
+        if self.done {
+            return Err(GameError::EpisodeOver);
+        }
+        self.fresh = false;
+        let ruling = self.session.apply_with_policy(rules, common, a)?;
+        let step = self.conclude(rules, common, ruling);
+        self.done = step.ended();
+        Ok(step)
+    }
+
+    /// A step whose action was validated by the caller: `legal` says whether
+    /// it is legal here (an illegal one meets the policy, `raise` acting as
+    /// `lose` since validation let it through). The caller resets an ended game.
+    #[inline]
+    pub fn step_validated<R: Rules<State = S>>(&mut self, rules: &R, common: &CommonOptions, a: i64, legal: bool) -> Step {
+        self.fresh = false;
+        let ruling = if legal {
+            Ruling::Applied(self.session.apply_legal(rules, Action(a as u32)))
+        } else {
+            let policy = if common.illegal == IllegalPolicy::Raise { IllegalPolicy::Lose } else { common.illegal };
+            self.session.punish(rules, policy)
+        };
+        self.conclude(rules, common, ruling)
+    }
+
+    #[inline]
+    fn conclude<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, ruling: Ruling) -> Step {
+        let to_act = self.session.to_act(rules);
+        let terminated = to_act == ToAct::Terminal;
+        let truncated = !terminated && self.session.turn_limit_reached(common);
+        let rewards = if terminated { self.session.returns(rules) } else { [0.0; 2] };
+        Step { ruling, to_act, terminated, truncated, rewards }
     }
 }
 

@@ -1,11 +1,11 @@
-//! `Env`: one game driven step by step, in the Gymnasium style.
+//! `Env`: one game driven step by step, in the Gymnasium style: a thin
+//! wrapper of the core's one-env contract (`session::Env`, through `DynEnv`).
 
 use super::errors::raise;
 use super::state::{action_arg, PyGame, PyState};
-use super::to_py;
-use crate::core::{derive_seed, ToAct};
-use crate::dynamic::{DynGame, DynState};
-use crate::session::Outcome;
+use super::errors::to_py;
+use crate::dynamic::{DynEnv, DynGame};
+use crate::session::Ruling;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, ToPyArray};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -19,36 +19,30 @@ use std::sync::Arc;
 #[pyclass(name = "Env", module = "ludoteca._core")]
 pub struct PyEnv {
     game: Arc<dyn DynGame>,
-    state: Box<dyn DynState>,
-    seed: u64,
-    episode: u64,
-    done: bool,
-    /// No decision taken in the current game yet: `reset()` keeps it, so that
-    /// `Env(seed=s)` followed by `reset()` plays game 0 of `s`.
-    fresh: bool,
+    env: Box<dyn DynEnv>,
 }
 
 impl PyEnv {
     fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         let arr = PyArrayDyn::<f32>::zeros(py, self.game.spec().observation_shape.clone(), false);
         // SAFETY: freshly created, contiguous, not shared.
-        self.state.observe(unsafe { arr.as_slice_mut().expect("contiguous") });
+        self.env.observe(unsafe { arr.as_slice_mut().expect("contiguous") });
         arr.into_any()
     }
 
     fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let arr = PyArray1::<bool>::zeros(py, self.game.spec().num_actions, false);
         // SAFETY: as above.
-        self.state.legal_mask(unsafe { arr.as_slice_mut().expect("contiguous") });
+        self.env.legal_mask(unsafe { arr.as_slice_mut().expect("contiguous") });
         arr
     }
 
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("legal_action_mask", self.mask(py))?;
-        d.set_item("current_player", self.state.to_act().code())?;
-        d.set_item("turn", self.state.turns_played())?;
-        for (k, v) in self.state.info() {
+        d.set_item("current_player", self.env.to_act().code())?;
+        d.set_item("turn", self.env.turns_played())?;
+        for (k, v) in self.env.info() {
             d.set_item(k, v)?;
         }
         Ok(d)
@@ -61,8 +55,8 @@ impl PyEnv {
     #[pyo3(signature = (game_id, seed = 0, **options))]
     fn new(game_id: &str, seed: u64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let game = PyGame::make(game_id, options)?;
-        let state = game.clone().new_state(derive_seed(seed, 0));
-        Ok(PyEnv { game, state, seed, episode: 0, done: false, fresh: true })
+        let env = game.clone().new_env(seed);
+        Ok(PyEnv { game, env })
     }
 
     /// Starts a new game (the next one of the env's seed, or the first of ``seed``).
@@ -78,38 +72,21 @@ impl PyEnv {
                 return Err(raise("OptionError", "reset(options=...) is not supported: pass game options to Env()".into()));
             }
         }
-        match seed {
-            Some(s) => {
-                self.seed = s;
-                self.episode = 0;
-            }
-            None if self.fresh => {}
-            None => self.episode += 1,
-        }
-        self.fresh = true;
-        self.state.reset(derive_seed(self.seed, self.episode));
-        self.done = false;
+        self.env.reset(seed);
         Ok((self.observation(py), self.info(py)?))
     }
 
     /// Applies one decision; ``GameOverError`` after the game ended until ``reset()``.
     fn step<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
-        if self.done {
-            return Err(raise(
-                "GameOverError",
-                "the game is over (terminated or truncated): call reset() before step()".into(),
-            ));
+        if self.env.is_done() {
+            return Err(to_py(crate::error::GameError::EpisodeOver));
         }
         let a = action_arg(action)?;
-        self.fresh = false;
-        let outcome = self.state.apply_with_policy(a).map_err(to_py)?;
-        let terminated = self.state.to_act() == ToAct::Terminal;
-        let truncated = !terminated && self.state.is_truncated();
-        self.done = terminated || truncated;
-        let rewards: [f32; 2] = if terminated { self.state.returns() } else { [0.0, 0.0] };
+        let step = self.env.step(a).map_err(to_py)?;
+        let (terminated, truncated, rewards) = (step.terminated, step.truncated, step.rewards);
         let info = self.info(py)?;
-        info.set_item("refused", outcome == Outcome::Refused)?;
-        info.set_item("illegal_action", outcome != Outcome::Refused && !matches!(outcome, Outcome::Applied(_)))?;
+        info.set_item("refused", step.ruling == Ruling::Refused)?;
+        info.set_item("illegal_action", step.ruling == Ruling::Forfeited)?;
         PyTuple::new(
             py,
             [
@@ -125,7 +102,7 @@ impl PyEnv {
     /// A copy of the current state.
     #[getter]
     fn state(&self) -> PyState {
-        PyState { inner: self.state.clone_box() }
+        PyState { inner: self.env.state() }
     }
 
     /// The game this env plays.
@@ -149,7 +126,7 @@ impl PyEnv {
     /// 0 or 1, -1 at a chance node, -2 when the game is over.
     #[getter]
     fn current_player(&self) -> i32 {
-        self.state.to_act().code()
+        self.env.to_act().code()
     }
 
     /// Boolean mask of shape (num_actions,) of the current decision.
@@ -158,6 +135,6 @@ impl PyEnv {
     }
 
     fn __repr__(&self) -> String {
-        format!("Env('{}', seed={})", self.game.entry().id, self.seed)
+        format!("Env('{}', seed={})", self.game.entry().id, self.env.seed())
     }
 }

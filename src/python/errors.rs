@@ -27,7 +27,7 @@ pub(crate) fn to_py(e: GameError) -> PyErr {
         GameError::UnknownGame { .. } => "UnknownGameError",
         GameError::UnknownOption { .. } | GameError::BadOption { .. } => "OptionError",
         GameError::ActionOutOfRange { .. } | GameError::IllegalAction { .. } => "IllegalActionError",
-        GameError::GameOver { .. } => "GameOverError",
+        GameError::GameOver { .. } | GameError::EpisodeOver => "GameOverError",
         GameError::BadPosition { .. } => "PositionError",
         GameError::BadMove { .. } => "MoveError",
         GameError::Invalid(_) => "LudotecaValueError",

@@ -1,7 +1,8 @@
 //! `Game` and `State`.
 
 use super::errors::raise;
-use super::{opt_to_py, options_from_kwargs, to_py};
+use super::convert::{opt_to_py, options_from_kwargs};
+use super::errors::to_py;
 use crate::dynamic::{DynGame, DynState};
 use crate::registry;
 use numpy::{PyArray1, PyArrayMethods, ToPyArray};

@@ -2,10 +2,10 @@
 
 use super::errors::raise;
 use super::state::{type_name, PyGame, PyState};
-use super::to_py;
+use super::errors::to_py;
 use super::vec_env_async::{busy, InFlight, RawOut, Ready};
-use crate::batch::{default_threads, BatchOut, DynBatch, ObsOut};
-use crate::dynamic::DynGame;
+use crate::batch::{default_threads, BatchOut, ObsOut};
+use crate::dynamic::{DynBatch, DynGame};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};

@@ -9,7 +9,8 @@
 //! [`InFlight`] guard), and dropping the `VecEnv` waits for the thread.
 
 use super::errors::raise;
-use crate::batch::{BatchOut, DynBatch, ObsOut};
+use crate::batch::{BatchOut, ObsOut};
+use crate::dynamic::DynBatch;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};

@@ -5,7 +5,7 @@
 //! dice's probabilities, and the real game keeps rolling its own dice.
 
 use super::mcts::{Forest, MctsConfig, Root, SearchResult};
-use crate::dynamic::{session_of, DynState, Handle};
+use crate::dynamic::{session_of, ConfiguredGame, DynState};
 use crate::error::{GameError, Result};
 use crate::game::{GameSpec, Rules};
 use std::sync::Arc;
@@ -32,7 +32,7 @@ pub trait DynMcts: Send + Sync {
 }
 
 struct Erased<R: Rules> {
-    game: Arc<Handle<R>>,
+    game: Arc<ConfiguredGame<R>>,
     /// The explicit-chance copy of a sampled-chance game.
     explicit: Option<R>,
     forest: Forest<R>,
@@ -40,21 +40,21 @@ struct Erased<R: Rules> {
 
 impl<R: Rules> Erased<R> {
     fn rules(&self) -> &R {
-        self.explicit.as_ref().unwrap_or(&self.game.rules)
+        self.explicit.as_ref().unwrap_or(&self.game.config.rules)
     }
 }
 
 /// A search over `game` (`max_turns` is taken from the game's options).
-pub fn new_search<R: Rules>(game: Arc<Handle<R>>, mut config: MctsConfig, threads: usize, seed: u64) -> Result<Box<dyn DynMcts>> {
-    config.max_turns = game.common.max_turns;
-    let explicit = game.rules.explicit_chance();
+pub fn new_search<R: Rules>(game: Arc<ConfiguredGame<R>>, mut config: MctsConfig, threads: usize, seed: u64) -> Result<Box<dyn DynMcts>> {
+    config.max_turns = game.config.common.max_turns;
+    let explicit = game.config.rules.explicit_chance();
     let forest = Forest::new(config, threads, seed)?;
     Ok(Box::new(Erased { game, explicit, forest }))
 }
 
 impl<R: Rules> DynMcts for Erased<R> {
     fn spec(&self) -> &GameSpec {
-        self.game.rules.spec()
+        self.game.config.rules.spec()
     }
 
     fn set_roots(&mut self, states: &[&dyn DynState]) -> Result<()> {
@@ -71,7 +71,7 @@ impl<R: Rules> DynMcts for Erased<R> {
                     self.game.options
                 ))
             })?;
-            let rules = &self.game.rules;
+            let rules = &self.game.config.rules;
             if session.verdict().is_some() || session.to_act(rules) == crate::core::ToAct::Terminal {
                 return Err(GameError::GameOver { hint: ": search needs a position where a player decides" });
             }
@@ -82,17 +82,17 @@ impl<R: Rules> DynMcts for Erased<R> {
             }
             roots.push(Root { state: session.state.clone(), turns: session.turns_played() });
         }
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.rules);
+        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
         self.forest.set_roots(rules, roots)
     }
 
     fn search_rollouts(&mut self) {
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.rules);
+        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
         self.forest.search_rollouts(rules)
     }
 
     fn select(&mut self) -> usize {
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.rules);
+        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
         self.forest.select(rules)
     }
 
@@ -101,12 +101,12 @@ impl<R: Rules> DynMcts for Erased<R> {
     }
 
     fn expand(&mut self, logits: &[f32], values: &[f32]) -> Result<()> {
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.rules);
+        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
         self.forest.expand(rules, logits, values)
     }
 
     fn results(&mut self) -> Vec<SearchResult> {
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.rules);
+        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
         self.forest.results(rules)
     }
 

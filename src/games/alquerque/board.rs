@@ -210,6 +210,26 @@ fn diagonals() -> Vec<Vec<Point>> {
     lines
 }
 
+impl Geometry {
+    /// Direction and number of steps from `a` to `b` along a line through
+    /// both (they lie on one line: a jump's start and landing).
+    pub fn line_between(&self, a: Point, b: Point) -> (u8, u8) {
+        for d in 0..8u8 {
+            let mut p = a.0;
+            for steps in 1..=8u8 {
+                p = self.next[d as usize][p as usize];
+                if p == NONE {
+                    break;
+                }
+                if p == b.0 {
+                    return (d, steps);
+                }
+            }
+        }
+        (NONE, 0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

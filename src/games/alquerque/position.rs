@@ -220,7 +220,7 @@ impl Alquerque {
                 .split_once('x')
                 .ok_or_else(|| err(format!("jump {t:?}: expected <start>x<landing>, e.g. c3xe5")))?;
             let (a, b) = (point(a)?, point(b)?);
-            let (d, steps) = self.line_between(a, b);
+            let (d, steps) = self.geo.line_between(a, b);
             if d == NONE || (!king && steps != 2) {
                 return Err(err(format!("jump {t} is not a capture along one line")));
             }

@@ -133,3 +133,7 @@ impl Pos {
 pub fn in_play(side: &Side) -> u32 {
     CHECKERS as u32 - side[OFF] as u32
 }
+
+/// Size of the action space: 25 sources (bar, points 1..24) x 6 dice.
+pub const NUM_ACTIONS: usize = 150;
+

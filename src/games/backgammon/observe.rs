@@ -4,7 +4,7 @@
 //! end the loser, who holds the turn in the Match ID).
 
 use super::board::{BAR, OFF};
-use super::{Phase, State};
+use super::state::{Phase, State};
 
 /// Entries per point and side: n>=1, n>=2, n>=3, (n-3)/2 if n>3, n/15.
 pub const PER_POINT: usize = 5;

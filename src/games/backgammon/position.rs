@@ -19,7 +19,11 @@
 //!  bits 13-14 resignation (0)
 //! ```
 
-use super::board::{Side, BAR, CHECKERS, OFF};
+use super::board::{Side, BAR, CHECKERS, OFF, START};
+use super::movegen::{legal_mask, mask_is_empty};
+use super::rules::Backgammon;
+use super::state::{game_points, Phase, State};
+use crate::core::Player;
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -206,3 +210,188 @@ pub fn parse_match_id(text: &str) -> Result<MatchId, String> {
     let score = [get(&bits, 36, 15) as u16, get(&bits, 51, 15) as u16];
     Ok(MatchId { turn, state, dice, match_length, score })
 }
+
+/// The position string `<position id>:<match id>[:<dice played>]` (docs: position string).
+pub fn write(s: &State) -> String {
+    let first = &s.board[s.turn.other().index()];
+    let second = &s.board[s.turn.index()];
+    let state = match s.phase {
+        Phase::Opening => GameState::NoGame,
+        Phase::ToRoll | Phase::Move => GameState::Playing,
+        Phase::Over => GameState::Over,
+    };
+    let m = MatchId { turn: s.turn as u8, state, dice: s.roll, match_length: s.match_length, score: s.score };
+    let mut text = format!("{}:{}", position_id(first, second), match_id(&m));
+    if s.phase == Phase::Move {
+        let full = if s.roll[0] == s.roll[1] { 4 } else { 2 };
+        if (s.nleft as usize) < full {
+            // Mid-turn: the dice already played this turn.
+            text.push(':');
+            if s.roll[0] == s.roll[1] {
+                for _ in s.nleft..4 {
+                    text.push((b'0' + s.roll[0]) as char);
+                }
+            } else {
+                let used = if s.left[0] == s.roll[0] { s.roll[1] } else { s.roll[0] };
+                text.push((b'0' + used) as char);
+            }
+        }
+    }
+    text
+}
+
+/// Parses `<position id>:<match id>[:<dice played>]` (docs: position string).
+pub fn parse(text: &str) -> std::result::Result<State, String> {
+    let fields: Vec<&str> = text.split(':').collect();
+    if !(2..=3).contains(&fields.len()) {
+        return Err(format!(
+            "expected '<position id>:<match id>' (14 and 12 Base64 characters), optionally ':<dice already played>', got {} field(s)",
+            fields.len()
+        ));
+    }
+    let [not_on_turn, on_turn] = parse_position_id(fields[0])?;
+    let m = parse_match_id(fields[1])?;
+    let turn = Player::from_index(m.turn as usize);
+    let mut board = [[0u8; 26]; 2];
+    board[turn.index()] = on_turn;
+    board[turn.other().index()] = not_on_turn;
+    for q in 1..=24 {
+        if board[0][q] > 0 && board[1][25 - q] > 0 {
+            return Err(format!(
+                "both players have checkers on one point (player 0's point {q}, player 1's point {})",
+                25 - q
+            ));
+        }
+    }
+    let rules = Backgammon::new(m.match_length, true);
+    let mut s = rules.opening_state(m.score, m.match_length);
+    s.board = board;
+    s.turn = turn;
+    let n = m.match_length;
+    if fields.len() == 3 && !(m.state == GameState::Playing && m.dice[0] != 0) {
+        return Err("the third field (dice already played) needs a game in play with dice rolled".into());
+    }
+    match m.state {
+        GameState::NoGame => {
+            if m.dice != [0, 0] {
+                return Err("'no game started' (000) with dice: the opening roll is not made yet, dice must be 0 0".into());
+            }
+            if board != [START; 2] {
+                return Err("'no game started' (000) needs the starting position (2 on 24, 5 on 13, 3 on 8, 5 on 6)".into());
+            }
+            s.turn = Player::P0;
+            check_scores_below(&m.score, n)?;
+        }
+        GameState::Playing => {
+            check_scores_below(&m.score, n)?;
+            for p in Player::BOTH {
+                if board[p.index()][OFF] == CHECKERS {
+                    return Err(format!(
+                        "player {} has borne off all 15 checkers but the game is in play (expected game state 010)",
+                        p.index()
+                    ));
+                }
+            }
+            let closed = |p: Player| {
+                let opp = &board[p.other().index()];
+                board[p.index()][BAR] > 0 && (1..=6).all(|q| opp[q] >= 2)
+            };
+            if closed(Player::P0) && closed(Player::P1) {
+                return Err("both players have checkers on the bar against a closed board: no roll could ever move".into());
+            }
+            if m.dice == [0, 0] {
+                s.phase = Phase::ToRoll;
+            } else {
+                let (a, b) = (m.dice[0], m.dice[1]);
+                if !rules.set_roll(&mut s, a, b) && fields.len() == 2 {
+                    return Err(format!(
+                        "player {} has no legal move with {}-{}: a player who cannot move passes automatically, so write the position with the opponent to roll (dice 0 0)",
+                        turn.index(),
+                        s.roll[0],
+                        s.roll[1]
+                    ));
+                }
+                if fields.len() == 3 {
+                    apply_played(&mut s, fields[2])?;
+                }
+            }
+        }
+        GameState::Over => {
+            if m.dice != [0, 0] {
+                return Err("'game over' (010) with dice: dice must be 0 0".into());
+            }
+            let winner = turn.other();
+            if board[winner.index()][OFF] != CHECKERS {
+                return Err(format!(
+                    "'game over' (010): the winner (player {}, not on turn) must have borne off all 15 checkers",
+                    winner.index()
+                ));
+            }
+            if board[turn.index()][OFF] == CHECKERS {
+                return Err("'game over' (010): both players have borne off all 15 checkers".into());
+            }
+            if m.score[winner.index()] < n {
+                return Err(format!(
+                    "'game over' (010) with the winner's score {} below the match length {n}: between games of a match the position is 'no game started' (000)",
+                    m.score[winner.index()]
+                ));
+            }
+            s.phase = Phase::Over;
+            s.last_points = game_points(&board, winner);
+            s.last_winner = winner as i8;
+        }
+    }
+    Ok(s)
+}
+
+fn check_scores_below(score: &[u16; 2], n: u16) -> std::result::Result<(), String> {
+    for (p, &sc) in score.iter().enumerate() {
+        if sc >= n {
+            return Err(format!("player {p}'s score {sc} already reaches the match length {n} but the match is not over"));
+        }
+    }
+    Ok(())
+}
+
+/// Applies the third field: the dice already played this turn.
+fn apply_played(s: &mut State, field: &str) -> std::result::Result<(), String> {
+    let roll = s.roll;
+    let used: Vec<u8> = field
+        .bytes()
+        .map(|c| if (b'1'..=b'6').contains(&c) { Ok(c - b'0') } else { Err(format!("dice already played {field:?}: expected digits 1..6")) })
+        .collect::<std::result::Result<_, _>>()?;
+    let full = if roll[0] == roll[1] { 4 } else { 2 };
+    if used.is_empty() || used.len() >= full {
+        return Err(format!("dice already played {field:?}: expected 1 to {} dice of the roll {}-{}", full - 1, roll[0], roll[1]));
+    }
+    if roll[0] == roll[1] {
+        if used.iter().any(|&d| d != roll[0]) {
+            return Err(format!("dice already played {field:?} are not all {} (roll {}-{})", roll[0], roll[0], roll[1]));
+        }
+        s.nleft = (4 - used.len()) as u8;
+        s.left = [roll[0]; 4];
+        for k in s.nleft as usize..4 {
+            s.left[k] = 0;
+        }
+    } else {
+        let d = used[0];
+        let other = if d == roll[0] {
+            roll[1]
+        } else if d == roll[1] {
+            roll[0]
+        } else {
+            return Err(format!("die {d} already played is not one of the roll {}-{}", roll[0], roll[1]));
+        };
+        s.left = [other, 0, 0, 0];
+        s.nleft = 1;
+    }
+    s.mask = legal_mask(&s.pos(), s.left());
+    if mask_is_empty(&s.mask) {
+        return Err(format!(
+            "none of the dice left ({:?}) can be played: the turn would already be over (write the position with the opponent to roll)",
+            s.left()
+        ));
+    }
+    Ok(())
+}
+

@@ -2,6 +2,8 @@
 //! opening move counts against a naive generator, strings, perft, random games.
 
 use super::board::{Pos, BAR, OFF, START};
+use super::position::{GameState, MatchId};
+use super::state::State;
 use rand::RngExt;
 use super::*;
 use crate::core::rng_from_seed;

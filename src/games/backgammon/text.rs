@@ -1,7 +1,7 @@
 //! The board as text (`str(state)`, the command line).
 
 use super::board::{BAR, OFF};
-use super::{Phase, State};
+use super::state::{Phase, State};
 use crate::core::Player;
 
 /// A diagram numbered from player 0's side (`X` = player 0, `O` = player 1):

@@ -206,6 +206,12 @@ impl Board {
     }
 }
 
+/// The bitboard bit of padded square `b`.
+#[inline(always)]
+pub fn bit(b: u8) -> u64 {
+    1u64 << b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,16 +3,22 @@
 //! * `board.rs`: squares, padded bitboard geometry;
 //! * `preset.rs`: the preset table (every variant is a row);
 //! * `movegen.rs`: hops, capture sequences, plain moves, bare-board perft;
+//! * `state.rs`: the [`State`] and its result codes;
+//! * `action.rs`: action index <-> decision;
 //! * `rules.rs`: the decision-level state machine (soplo, force, end rules);
-//! * `position.rs`, `notation.rs`, `encoding.rs`: strings, notation, observation.
+//! * `position.rs`, `notation.rs`, `observe.rs`, `text.rs`: position strings,
+//!   notation, observation, the board diagram;
+//! * this file: the [`Rules`] adapter and the registry entries.
 
+pub mod action;
 pub mod board;
-pub mod encoding;
 pub mod movegen;
 pub mod notation;
+pub mod observe;
 pub mod position;
 pub mod preset;
 pub mod rules;
+pub mod state;
 pub mod text;
 
 #[cfg(test)]
@@ -20,12 +26,18 @@ mod tests;
 
 pub use board::Square;
 pub use preset::Preset;
-pub use rules::{DraughtsRules, State};
+pub use rules::DraughtsRules;
+pub use state::State;
 
-use crate::dynamic::DynGame;
+use crate::core::{Action, Applied, GameRng, Player, ToAct};
+use crate::dynamic::{build_with, DynGame, GameEntry};
 use crate::error::Result;
+use crate::game::{GameSpec, Rules, Turn};
 use crate::options::Options;
-use crate::registry::{build_with, GameEntry};
+use preset::{Draws, First};
+use rand::RngExt;
+use state::{ONGOING, WIN0, WIN1};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>> {
@@ -55,3 +67,119 @@ entry!(INTERNATIONAL, preset::INTERNATIONAL, "International draughts (10x10, FMJ
 entry!(BRAZILIAN, preset::BRAZILIAN, "Brazilian draughts: international rules on 8x8");
 entry!(RUSSIAN, preset::RUSSIAN, "Russian draughts: any capture, promotion mid-capture, flying kings");
 entry!(CHECKERS, preset::CHECKERS, "English/American checkers: short kings, men capture forwards only, Black first");
+
+impl Rules for DraughtsRules {
+    fn board_text(&self, s: &State) -> String {
+        text::board_text(self, s)
+    }
+
+    type State = State;
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn initial_state(&self, rng: &mut GameRng) -> State {
+        let first = match self.eng.preset.first {
+            // Tablero rule 3: who starts is drawn at random.
+            First::Random => rng.random_range(0..2usize),
+            First::P0 => 0,
+            First::P1 => 1,
+        };
+        self.initial(first)
+    }
+
+    fn to_act(&self, s: &State) -> ToAct {
+        if s.result != ONGOING {
+            ToAct::Terminal
+        } else {
+            ToAct::Player(Player::from_index(s.side as usize))
+        }
+    }
+
+    fn legal_mask(&self, s: &State, mask: &mut [bool]) {
+        mask.fill(false);
+        self.for_each_legal(s, &mut |a| mask[a.index()] = true);
+    }
+
+    fn is_legal(&self, s: &State, a: Action) -> bool {
+        let mut found = false;
+        self.for_each_legal(s, &mut |x| found |= x == a);
+        found
+    }
+
+    fn apply(&self, s: &mut State, a: Action, _rng: &mut GameRng) -> Applied {
+        self.apply_decision(s, a)
+    }
+
+    fn returns(&self, s: &State) -> [f32; 2] {
+        match s.result {
+            WIN0 => [1.0, -1.0],
+            WIN1 => [-1.0, 1.0],
+            _ => [0.0, 0.0],
+        }
+    }
+
+    fn observe(&self, s: &State, out: &mut [f32]) {
+        observe::observe(self, s, out)
+    }
+
+    fn to_position(&self, s: &State) -> String {
+        position::write(self, s)
+    }
+
+    fn from_position(&self, text: &str) -> Result<State> {
+        position::parse(self, text)
+    }
+
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        notation::action_name(self, s, a)
+    }
+
+    fn notation(&self, s: &State, actions: &[Action]) -> String {
+        notation::turn_notation(self, s, actions)
+    }
+
+    fn piece_counts(&self, s: &State) -> [u32; 2] {
+        // Pieces a force could put back (damas) are still in play.
+        let f = s.force.unwrap_or(s.board);
+        [s.board.count(0).max(f.count(0)), s.board.count(1).max(f.count(1))]
+    }
+
+    fn turns(&self, s: &State) -> Vec<Turn<State>> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        if s.result != ONGOING {
+            return out;
+        }
+        self.for_each_turn(s, &mut |actions, end| {
+            if seen.insert(*end) {
+                out.push(Turn { actions: actions.to_vec(), notation: self.notation(s, actions), state: *end });
+            }
+        });
+        out
+    }
+
+    fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<Action>> {
+        notation::parse_turn(self, s, text)
+    }
+
+    fn perft(&self, s: &State, depth: u32) -> u64 {
+        if depth == 0 || s.result != ONGOING {
+            return 1;
+        }
+        if !self.eng.preset.soplo() && s.cap.is_none() {
+            return self.eng.perft(&s.board, s.side as usize, depth);
+        }
+        self.perft_states(s, depth)
+    }
+
+    fn illegal_strikes(&self) -> u32 {
+        // Tablero rule 16: the second illegal action loses.
+        if self.eng.preset.draws == Draws::Tablero {
+            1
+        } else {
+            0
+        }
+    }
+}

@@ -7,7 +7,7 @@
 //! "Details"), jumped pieces included (they block); `opp` is the opposing
 //! pieces not yet jumped (the ones that may still be captured).
 
-use super::board::{Board, Geometry, DOWN_LEFT, DOWN_RIGHT, NONE, UP_LEFT, UP_RIGHT};
+use super::board::{bit, Board, Geometry, DOWN_LEFT, DOWN_RIGHT, NONE, UP_LEFT, UP_RIGHT};
 use super::preset::{Choice, Landing, MidPromotion, Preset};
 
 /// One complete turn on a bare board: the piece on `from` ends on `to`
@@ -32,11 +32,6 @@ pub struct Engine {
 
 const FORWARD: [[usize; 2]; 2] = [[UP_LEFT, UP_RIGHT], [DOWN_LEFT, DOWN_RIGHT]];
 const ALL_DIRS: [usize; 4] = [UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT];
-
-#[inline(always)]
-fn bit(b: u8) -> u64 {
-    1u64 << b
-}
 
 impl Engine {
     pub fn new(preset: Preset) -> Engine {

@@ -2,7 +2,9 @@
 //! `s12`, `s12 22-18`, `f`; action names for single decisions.
 
 use super::board::NONE;
-use super::rules::{Decision, DraughtsRules, State};
+use super::action::Decision;
+use super::rules::DraughtsRules;
+use super::state::State;
 use crate::core::Action;
 use crate::error::{GameError, Result};
 

@@ -9,9 +9,10 @@
 //! * `c=22,25`: soplo, the mover's pieces that could make a correct capture
 //!   when its move part began (with `p=`, when not empty).
 
-use super::board::{Board, Square};
+use super::board::{bit, Board, Square};
 use super::preset::{Draws, Huff};
-use super::rules::{bit, DraughtsRules, State};
+use super::rules::DraughtsRules;
+use super::state::State;
 use crate::error::{GameError, Result};
 
 fn list(r: &DraughtsRules, b: &Board, colour: char) -> String {

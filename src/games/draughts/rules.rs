@@ -1,88 +1,14 @@
 //! The decision-level engine: [`State`], legal actions, applying a decision,
 //! soplo (huff, force), the end-of-game rules of every preset.
 
-use super::board::{Board, Square, NONE};
+use super::action::{self, Decision};
+use super::board::{bit, Board, Square, NONE};
+use super::state::{State, DRAW, ONGOING, WIN0, WIN1};
 use super::movegen::Engine;
-use super::preset::{Choice, Draws, First, Huff, Preset};
-use crate::core::{Action, Applied, GameRng, Player, ToAct};
-use crate::game::{GameSpec, Rules, Turn};
-use rand::RngExt;
+use super::preset::{Choice, Draws, Huff, Preset};
+use crate::core::{Action, Applied};
+use crate::game::GameSpec;
 use std::collections::HashSet;
-
-#[inline(always)]
-pub(crate) fn bit(b: u8) -> u64 {
-    1u64 << b
-}
-
-/// Result codes of [`State::result`].
-pub const ONGOING: u8 = 0;
-pub const WIN0: u8 = 1;
-pub const WIN1: u8 = 2;
-pub const DRAW: u8 = 3;
-
-/// A position, at a turn boundary or in the middle of a turn. Squares are
-/// padded bits (see `board.rs`). `Copy`, no heap.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct State {
-    pub board: Board,
-    /// Player to move (0 or 1).
-    pub side: u8,
-    /// ONGOING, WIN0, WIN1 or DRAW (derived from the rest at turn boundaries).
-    pub result: u8,
-    /// `h=`: pieces of the side not to move that the mover may huff this turn.
-    pub huff: u64,
-    /// `f=`: the placement a force returns to (damas, damas_10x10).
-    pub force: Option<Board>,
-    /// `m=1`: after a force, the mover must make a correct capture.
-    pub must_capture: bool,
-    /// `a=` (damas): each player's trailing plain moves (from, to), oldest first.
-    pub shuffle: [[(u8, u8); 2]; 2],
-    pub shuffle_len: [u8; 2],
-    /// `k=`: counter of the running draw rule; `None` while it does not run.
-    /// In the middle of a turn: as it was when the turn began.
-    pub k: Option<u8>,
-    /// Mid-turn `s=`: the huff already made this turn (square, was a king).
-    pub huffed: Option<(u8, bool)>,
-    /// Mid-turn `p=`: capture in progress, (start square, current square).
-    pub cap: Option<(u8, u8)>,
-    /// Mid-turn `j=`: pieces already jumped (still on the board).
-    pub jumped: u64,
-    /// Soplo: pieces of the mover that could make a correct capture when its
-    /// move part began (`c=` in the middle of a capture; derived otherwise).
-    pub capturers: u64,
-}
-
-impl State {
-    /// A turn-boundary state with `side` to move and no pending soplo, counters or history.
-    pub fn fresh(board: Board, side: u8) -> State {
-        State {
-            board,
-            side,
-            result: ONGOING,
-            huff: 0,
-            force: None,
-            must_capture: false,
-            shuffle: [[(0, 0); 2]; 2],
-            shuffle_len: [0; 2],
-            k: None,
-            huffed: None,
-            cap: None,
-            jumped: 0,
-            capturers: 0,
-        }
-    }
-}
-
-/// A decoded decision.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Decision {
-    /// Move or capture hop from `from` along absolute `dir`, `dist` steps.
-    Hop { from: u8, dir: usize, dist: u8 },
-    Huff(u8),
-    Stop,
-    Force,
-    Offer,
-}
 
 /// How a turn ended, for the soplo bookkeeping.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -99,9 +25,7 @@ enum TurnKind {
 /// Rules of one draughts preset.
 pub struct DraughtsRules {
     pub eng: Engine,
-    spec: GameSpec,
-    /// First action index of the huffs; then N huffs, stop, force, 4 offers.
-    huff_base: u32,
+    pub(super) spec: GameSpec,
 }
 
 pub const NUM_PLANES: usize = 26;
@@ -109,77 +33,40 @@ pub const NUM_PLANES: usize = 26;
 impl DraughtsRules {
     pub fn new(preset: Preset) -> DraughtsRules {
         let eng = Engine::new(preset);
-        let (n, d) = (eng.geo.n as u32, eng.geo.d as u32);
-        let huff_base = 4 * d * n;
-        let num_actions = (huff_base + n + 2 + 4) as usize;
+        let num_actions = action::num_actions(&eng.geo);
         let size = preset.size as usize;
         let spec =
             GameSpec { num_actions, observation_shape: vec![NUM_PLANES, size, size], offers: true, info_fields: &[] };
-        DraughtsRules { eng, spec, huff_base }
+        DraughtsRules { eng, spec }
     }
 
     pub fn preset(&self) -> &Preset {
         &self.eng.preset
     }
 
-    // ----- action encoding (spec "Actions") -----
-
-    /// PDN index (0-based) of `b` from `side`'s point of view.
-    #[inline(always)]
-    fn rel_idx(&self, side: usize, b: u8) -> u32 {
-        let i = self.eng.geo.idx_of[b as usize] as u32;
-        if side == 1 {
-            self.eng.geo.n as u32 - 1 - i
-        } else {
-            i
-        }
-    }
-
-    #[inline(always)]
-    fn abs_bit(&self, side: usize, rel: u32) -> u8 {
-        let i = if side == 1 { self.eng.geo.n as u32 - 1 - rel } else { rel };
-        self.eng.geo.bit_of[i as usize]
-    }
+    // ----- action encoding (spec "Actions"): see `action.rs` -----
 
     #[inline(always)]
     pub fn hop_action(&self, side: usize, from: u8, dir: usize, dist: u8) -> Action {
-        let d = self.eng.geo.d as u32;
-        let rd = if side == 1 { 3 - dir } else { dir } as u32;
-        Action(self.rel_idx(side, from) * 4 * d + rd * d + dist as u32 - 1)
+        action::hop_action(&self.eng.geo, side, from, dir, dist)
     }
 
     pub fn huff_action(&self, side: usize, b: u8) -> Action {
-        Action(self.huff_base + self.rel_idx(side, b))
+        action::huff_action(&self.eng.geo, side, b)
     }
 
     pub fn stop_action(&self) -> Action {
-        Action(self.huff_base + self.eng.geo.n as u32)
+        action::stop_action(&self.eng.geo)
     }
 
     pub fn force_action(&self) -> Action {
-        Action(self.huff_base + self.eng.geo.n as u32 + 1)
+        action::force_action(&self.eng.geo)
     }
 
     /// Decodes an action for `side` (no legality check).
+    #[inline]
     pub fn decode(&self, side: usize, a: Action) -> Decision {
-        let n = self.eng.geo.n as u32;
-        let d = self.eng.geo.d as u32;
-        let x = a.0;
-        if x < self.huff_base {
-            let rel = x / (4 * d);
-            let rd = ((x / d) % 4) as usize;
-            let dist = (x % d + 1) as u8;
-            let dir = if side == 1 { 3 - rd } else { rd };
-            Decision::Hop { from: self.abs_bit(side, rel), dir, dist }
-        } else if x < self.huff_base + n {
-            Decision::Huff(self.abs_bit(side, x - self.huff_base))
-        } else if x == self.huff_base + n {
-            Decision::Stop
-        } else if x == self.huff_base + n + 1 {
-            Decision::Force
-        } else {
-            Decision::Offer
-        }
+        action::decode(&self.eng.geo, side, a)
     }
 
     /// Destination of a hop and the piece it jumps (`NONE` for a plain move).
@@ -631,7 +518,7 @@ impl DraughtsRules {
         out
     }
 
-    fn perft_states(&self, s: &State, depth: u32) -> u64 {
+    pub(super) fn perft_states(&self, s: &State, depth: u32) -> u64 {
         if depth == 0 || s.result != ONGOING {
             return 1;
         }
@@ -640,122 +527,6 @@ impl DraughtsRules {
             return succ.len() as u64;
         }
         succ.iter().map(|c| self.perft_states(c, depth - 1)).sum()
-    }
-}
-
-impl Rules for DraughtsRules {
-    fn board_text(&self, s: &State) -> String {
-        super::text::board_text(self, s)
-    }
-
-    type State = State;
-
-    fn spec(&self) -> &GameSpec {
-        &self.spec
-    }
-
-    fn initial_state(&self, rng: &mut GameRng) -> State {
-        let first = match self.eng.preset.first {
-            // Tablero rule 3: who starts is drawn at random.
-            First::Random => rng.random_range(0..2usize),
-            First::P0 => 0,
-            First::P1 => 1,
-        };
-        self.initial(first)
-    }
-
-    fn to_act(&self, s: &State) -> ToAct {
-        if s.result != ONGOING {
-            ToAct::Terminal
-        } else {
-            ToAct::Player(Player::from_index(s.side as usize))
-        }
-    }
-
-    fn legal_mask(&self, s: &State, mask: &mut [bool]) {
-        mask.fill(false);
-        self.for_each_legal(s, &mut |a| mask[a.index()] = true);
-    }
-
-    fn is_legal(&self, s: &State, a: Action) -> bool {
-        let mut found = false;
-        self.for_each_legal(s, &mut |x| found |= x == a);
-        found
-    }
-
-    fn apply(&self, s: &mut State, a: Action, _rng: &mut GameRng) -> Applied {
-        self.apply_decision(s, a)
-    }
-
-    fn returns(&self, s: &State) -> [f32; 2] {
-        match s.result {
-            WIN0 => [1.0, -1.0],
-            WIN1 => [-1.0, 1.0],
-            _ => [0.0, 0.0],
-        }
-    }
-
-    fn observe(&self, s: &State, out: &mut [f32]) {
-        super::encoding::observe(self, s, out)
-    }
-
-    fn to_position(&self, s: &State) -> String {
-        super::position::write(self, s)
-    }
-
-    fn from_position(&self, text: &str) -> crate::Result<State> {
-        super::position::parse(self, text)
-    }
-
-    fn action_to_string(&self, s: &State, a: Action) -> String {
-        super::notation::action_name(self, s, a)
-    }
-
-    fn notation(&self, s: &State, actions: &[Action]) -> String {
-        super::notation::turn_notation(self, s, actions)
-    }
-
-    fn piece_counts(&self, s: &State) -> [u32; 2] {
-        // Pieces a force could put back (damas) are still in play.
-        let f = s.force.unwrap_or(s.board);
-        [s.board.count(0).max(f.count(0)), s.board.count(1).max(f.count(1))]
-    }
-
-    fn turns(&self, s: &State) -> Vec<Turn<State>> {
-        let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        if s.result != ONGOING {
-            return out;
-        }
-        self.for_each_turn(s, &mut |actions, end| {
-            if seen.insert(*end) {
-                out.push(Turn { actions: actions.to_vec(), notation: self.notation(s, actions), state: *end });
-            }
-        });
-        out
-    }
-
-    fn parse_turn(&self, s: &State, text: &str) -> crate::Result<Vec<Action>> {
-        super::notation::parse_turn(self, s, text)
-    }
-
-    fn perft(&self, s: &State, depth: u32) -> u64 {
-        if depth == 0 || s.result != ONGOING {
-            return 1;
-        }
-        if !self.eng.preset.soplo() && s.cap.is_none() {
-            return self.eng.perft(&s.board, s.side as usize, depth);
-        }
-        self.perft_states(s, depth)
-    }
-
-    fn illegal_strikes(&self) -> u32 {
-        // Tablero rule 16: the second illegal action loses.
-        if self.eng.preset.draws == Draws::Tablero {
-            1
-        } else {
-            0
-        }
     }
 }
 

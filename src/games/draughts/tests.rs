@@ -1,6 +1,7 @@
 //! Rule tests: a named hand-built position per rule of draughts.md.
 use super::preset::{self as presets, Preset};
-use super::rules::{DraughtsRules, State, DRAW, ONGOING, WIN0, WIN1};
+use super::rules::DraughtsRules;
+use super::state::{State, DRAW, ONGOING, WIN0, WIN1};
 use crate::core::{rng_from_seed, Action, Applied};
 use crate::game::Rules;
 use crate::testing::check_random_games;
@@ -339,14 +340,14 @@ fn tablero_random_first_player_rule_3() {
 
 #[test]
 fn tablero_second_illegal_action_loses_rule_16() {
-    use crate::session::{CommonOptions, IllegalPolicy, Outcome, Session};
+    use crate::session::{CommonOptions, IllegalPolicy, Ruling, Session};
     let r = rules(presets::TABLERO);
     let common = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Rules, resign: false, draw_offers: false };
     let mut s = Session::new(&r, 0);
     assert_eq!(r.illegal_strikes(), 1);
     let bad = 0; // square 1 backwards: never legal at the start
-    assert_eq!(s.apply_with_policy(&r, &common, bad).unwrap(), Outcome::Refused);
-    assert_eq!(s.apply_with_policy(&r, &common, bad).unwrap(), Outcome::Forfeited);
+    assert_eq!(s.apply_with_policy(&r, &common, bad).unwrap(), Ruling::Refused);
+    assert_eq!(s.apply_with_policy(&r, &common, bad).unwrap(), Ruling::Forfeited);
 }
 
 #[test]
@@ -483,7 +484,7 @@ fn action_space_sizes_and_player_1_mirroring() {
 
 #[test]
 fn observation_is_from_the_movers_point_of_view() {
-    use super::encoding::*;
+    use super::observe::*;
     let r = rules(presets::DAMAS);
     let n = r.spec().observation_len();
     assert_eq!(r.spec().observation_shape, vec![26, 8, 8]);

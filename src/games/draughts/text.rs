@@ -1,6 +1,7 @@
 //! The board as text (`str(state)`, the command line).
 
-use super::rules::{DraughtsRules, State};
+use super::rules::DraughtsRules;
+use super::state::State;
 
 /// An ASCII diagram, top row first, as player 0 sees it, ranks and files on
 /// its edges: `b`/`w` men and `B`/`W` kings by colour, `.` empty dark

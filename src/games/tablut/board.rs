@@ -195,21 +195,7 @@ impl fmt::Display for Square {
 }
 
 /// Iterates the squares of a bitboard, lowest first.
-#[derive(Clone, Copy)]
-pub struct Bits(pub Bitboard);
-
-impl Iterator for Bits {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let sq = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
-}
+pub use crate::bits::SetBits as Bits;
 
 #[cfg(test)]
 mod tests {

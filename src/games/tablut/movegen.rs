@@ -1,54 +1,10 @@
-//! The position, its rook moves, and what a move does: custodial captures,
-//! the king's capture and the end of the game (spec tablut.md, "Moves",
-//! "Captures", "End of game").
+//! Rook moves of a position: the legal moves and actions, their count, the
+//! king's corner routes, perft (spec tablut.md, "Moves").
 
+use super::action::{decode, encode};
 use super::board::*;
+use super::state::{Move, State, Status, MUSCOVITES, SWEDES};
 use crate::core::{splitmix64, Player};
-use std::fmt;
-
-/// The Swedes are player 0, the Muscovites player 1 (spec: "Board and sides").
-pub const SWEDES: Player = Player::P0;
-pub const MUSCOVITES: Player = Player::P1;
-
-/// Whether and how the game ended. Derived from the board and the side to
-/// move (it is cached, not extra state).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    Ongoing,
-    /// The king stands on a corner: the Swedes won.
-    KingEscaped,
-    /// The king was captured (no king on the board): the Muscovites won.
-    KingCaptured,
-    /// The side to move has no legal move and lost (spec **Decision**).
-    NoMoves,
-}
-
-/// One move: a piece from one square to another along a rank or a file.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
-    pub from: Square,
-    pub to: Square,
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.from, self.to)
-    }
-}
-
-/// A Tablut position: the whole Markov state (placement and side to move).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct State {
-    /// Swedish soldiers (the king is not in this set).
-    pub(crate) swedes: Bitboard,
-    pub(crate) muscovites: Bitboard,
-    /// The king's square, or [`NONE`] once captured.
-    pub(crate) king: u8,
-    pub(crate) side: Player,
-    pub(crate) status: Status,
-    /// The occupancy, transposed (bit `file*9 + rank`), kept for file slides.
-    pub(crate) occ_t: Bitboard,
-}
 
 impl State {
     /// The spec's start: `3MMM3/4M4/4S4/M3S3M/MMSSKSSMM/M3S3M/4S4/4M4/3MMM3 s`.
@@ -78,20 +34,6 @@ impl State {
         }
         s.status = s.derive_status();
         s
-    }
-
-    /// King captured, king on a corner, or no move for the side to move.
-    #[inline]
-    fn derive_status(&self) -> Status {
-        if self.king == NONE {
-            Status::KingCaptured
-        } else if CORNERS & bit(self.king as usize) != 0 {
-            Status::KingEscaped
-        } else if !self.has_move() {
-            Status::NoMoves
-        } else {
-            Status::Ongoing
-        }
     }
 
     #[inline]
@@ -124,7 +66,7 @@ impl State {
     }
 
     #[inline]
-    fn king_bb(&self) -> Bitboard {
+    pub(super) fn king_bb(&self) -> Bitboard {
         if self.king == NONE {
             0
         } else {
@@ -205,7 +147,7 @@ impl State {
     #[inline]
     pub fn for_each_move(&self, mut f: impl FnMut(usize, usize)) {
         self.for_each_action(|a| {
-            let (from, to) = super::notation::decode(a);
+            let (from, to) = decode(a);
             f(from, to)
         });
     }
@@ -235,7 +177,7 @@ impl State {
 
     /// Whether the side to move has a move (ignores the status).
     #[inline]
-    fn has_move(&self) -> bool {
+    pub(super) fn has_move(&self) -> bool {
         self.each_piece(|_, k| k != 0)
     }
 
@@ -247,7 +189,7 @@ impl State {
         if from % SIZE != to % SIZE && from / SIZE != to / SIZE {
             return false;
         }
-        self.is_legal_action(super::notation::encode(from, to))
+        self.is_legal_action(encode(from, to))
     }
 
     /// Whether move action `a` (< 1296) is legal for the side to move.
@@ -264,82 +206,6 @@ impl State {
             self.muscovites & bit(from) != 0
         };
         own && Self::targets(from, self.occupied(), self.occ_t, is_king) & (1 << (a & 15)) != 0
-    }
-
-    /// Plays a legal move given as a [`Move`].
-    pub fn play_move(&mut self, mv: Move) {
-        self.play(mv.from.index(), mv.to.index())
-    }
-
-    /// Plays a legal move of the side to move (unchecked): moves the piece,
-    /// makes its captures, decides the end, and hands the move over.
-    #[inline]
-    pub fn play(&mut self, from: usize, to: usize) {
-        let step = bit(from) | bit(to);
-        self.occ_t ^= bit(TRANSPOSED[from] as usize) | bit(TRANSPOSED[to] as usize);
-        let mover = self.side;
-        if self.king as usize == from {
-            self.king = to as u8;
-        } else if mover == SWEDES {
-            self.swedes ^= step;
-        } else {
-            self.muscovites ^= step;
-        }
-        self.capture(to);
-        // Spec: the move that ends the game is played in full, then the side flips.
-        self.side = mover.other();
-        self.status = self.derive_status();
-    }
-
-    /// Active custodial captures around `to`, the square the mover just reached.
-    #[inline(always)]
-    fn capture(&mut self, to: usize) {
-        let nb = &NEIGHBOURS[to];
-        if self.side == SWEDES {
-            // Spec Decision: the king is armed (captures as mover and as anvil).
-            // Corners are hostile to both sides; the empty throne is not hostile.
-            let anvils = self.swedes | self.king_bb() | CORNERS;
-            for d in 0..4 {
-                let n = nb[d];
-                if n != NONE && self.muscovites & bit(n as usize) != 0 {
-                    let far = NEIGHBOURS[n as usize][d];
-                    if far != NONE && anvils & bit(far as usize) != 0 {
-                        self.muscovites &= !bit(n as usize);
-                        self.occ_t &= !bit(TRANSPOSED[n as usize] as usize);
-                    }
-                }
-            }
-        } else {
-            let anvils = self.muscovites | CORNERS;
-            for d in 0..4 {
-                let n = nb[d];
-                if n == NONE {
-                    continue;
-                }
-                if self.swedes & bit(n as usize) != 0 {
-                    let far = NEIGHBOURS[n as usize][d];
-                    if far != NONE && anvils & bit(far as usize) != 0 {
-                        self.swedes &= !bit(n as usize);
-                        self.occ_t &= !bit(TRANSPOSED[n as usize] as usize);
-                    }
-                } else if n == self.king && self.king_surrounded() {
-                    self.occ_t &= !bit(TRANSPOSED[n as usize] as usize);
-                    self.king = NONE;
-                }
-            }
-        }
-    }
-
-    /// The four king-capture cases of the spec in one test: every side of the
-    /// king is a Muscovite, the board's edge, the (necessarily empty) throne,
-    /// or a corner. Interior: four Muscovites (case 1); on an edge: three
-    /// (case 2); next to the throne: three (case 3); next to a corner on an
-    /// edge: two (case 4). A corner or the throne never holds a Muscovite, so
-    /// no other mix is possible.
-    #[inline]
-    fn king_surrounded(&self) -> bool {
-        let hostile = self.muscovites | THRONE | CORNERS;
-        NEIGHBOURS[self.king as usize].iter().all(|&n| n == NONE || hostile & bit(n as usize) != 0)
     }
 
     /// Corners the king could reach with one move, given the board as it is:

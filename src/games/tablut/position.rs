@@ -16,7 +16,7 @@
 //!   side lost.
 
 use super::board::*;
-use super::movegen::{State, MUSCOVITES, SWEDES};
+use super::state::{State, MUSCOVITES, SWEDES};
 use crate::error::{GameError, Result};
 
 /// Writes the position string of `s`.

@@ -1,152 +1,97 @@
-//! [`Rules`] for Tablut: the engine of the other modules behind the common
-//! trait, plus the end of the game and the repetition key.
+//! What a move does: custodial captures, the king's capture and the end of
+//! the game (spec tablut.md, "Captures", "End of game").
 
-use super::board::{Square, SIZE};
-use super::encoding::{self, OBS_LEN, PLANES};
-use super::movegen::{Move, State};
-use super::notation::{self, decode, encode, MOVE_ACTIONS, NUM_ACTIONS};
-use super::position;
-use crate::core::{Action, Applied, GameRng, ToAct};
-use crate::error::Result;
-use crate::game::{GameSpec, Rules, Turn};
-use crate::options::Options;
-use crate::session::OfferAction;
+use super::board::*;
+use super::state::{Move, State, Status, SWEDES};
 
-/// Tablut with its options.
-#[derive(Clone, Debug)]
-pub struct TablutRules {
-    spec: GameSpec,
-    /// Spec Decision: the third occurrence of a position (same side to move) draws.
-    repetition_draw: bool,
-}
-
-impl TablutRules {
-    pub fn new(options: &Options) -> TablutRules {
-        TablutRules::with(options.bool("repetition_draw"))
+impl State {
+    /// Plays a legal move given as a [`Move`].
+    pub fn play_move(&mut self, mv: Move) {
+        self.play(mv.from.index(), mv.to.index())
     }
 
-    pub fn with(repetition_draw: bool) -> TablutRules {
-        TablutRules {
-            spec: GameSpec {
-                num_actions: NUM_ACTIONS,
-                observation_shape: vec![PLANES, SIZE, SIZE],
-                offers: true,
-                info_fields: &["king_corner_routes"],
-            },
-            repetition_draw,
-        }
-    }
-}
-
-impl Rules for TablutRules {
-    type State = State;
-
-    fn spec(&self) -> &GameSpec {
-        &self.spec
-    }
-
-    fn initial_state(&self, _rng: &mut GameRng) -> State {
-        State::start()
-    }
-
+    /// Plays a legal move of the side to move (unchecked): moves the piece,
+    /// makes its captures, decides the end, and hands the move over.
     #[inline]
-    fn to_act(&self, s: &State) -> ToAct {
-        if s.is_over() {
-            ToAct::Terminal
+    pub fn play(&mut self, from: usize, to: usize) {
+        let step = bit(from) | bit(to);
+        self.occ_t ^= bit(TRANSPOSED[from] as usize) | bit(TRANSPOSED[to] as usize);
+        let mover = self.side;
+        if self.king as usize == from {
+            self.king = to as u8;
+        } else if mover == SWEDES {
+            self.swedes ^= step;
         } else {
-            ToAct::Player(s.side_to_move())
+            self.muscovites ^= step;
+        }
+        self.capture(to);
+        // Spec: the move that ends the game is played in full, then the side flips.
+        self.side = mover.other();
+        self.status = self.derive_status();
+    }
+
+    /// Active custodial captures around `to`, the square the mover just reached.
+    #[inline(always)]
+    fn capture(&mut self, to: usize) {
+        let nb = &NEIGHBOURS[to];
+        if self.side == SWEDES {
+            // Spec Decision: the king is armed (captures as mover and as anvil).
+            // Corners are hostile to both sides; the empty throne is not hostile.
+            let anvils = self.swedes | self.king_bb() | CORNERS;
+            for d in 0..4 {
+                let n = nb[d];
+                if n != NONE && self.muscovites & bit(n as usize) != 0 {
+                    let far = NEIGHBOURS[n as usize][d];
+                    if far != NONE && anvils & bit(far as usize) != 0 {
+                        self.muscovites &= !bit(n as usize);
+                        self.occ_t &= !bit(TRANSPOSED[n as usize] as usize);
+                    }
+                }
+            }
+        } else {
+            let anvils = self.muscovites | CORNERS;
+            for d in 0..4 {
+                let n = nb[d];
+                if n == NONE {
+                    continue;
+                }
+                if self.swedes & bit(n as usize) != 0 {
+                    let far = NEIGHBOURS[n as usize][d];
+                    if far != NONE && anvils & bit(far as usize) != 0 {
+                        self.swedes &= !bit(n as usize);
+                        self.occ_t &= !bit(TRANSPOSED[n as usize] as usize);
+                    }
+                } else if n == self.king && self.king_surrounded() {
+                    self.occ_t &= !bit(TRANSPOSED[n as usize] as usize);
+                    self.king = NONE;
+                }
+            }
         }
     }
 
-    fn legal_mask(&self, s: &State, mask: &mut [bool]) {
-        mask[..NUM_ACTIONS].fill(false);
-        s.for_each_action(|a| mask[a] = true);
-    }
-
+    /// The four king-capture cases of the spec in one test: every side of the
+    /// king is a Muscovite, the board's edge, the (necessarily empty) throne,
+    /// or a corner. Interior: four Muscovites (case 1); on an edge: three
+    /// (case 2); next to the throne: three (case 3); next to a corner on an
+    /// edge: two (case 4). A corner or the throne never holds a Muscovite, so
+    /// no other mix is possible.
     #[inline]
-    fn apply(&self, s: &mut State, a: Action, _rng: &mut GameRng) -> Applied {
-        let (from, to) = decode(a.index());
-        s.play(from, to);
-        Applied::TurnOver
+    fn king_surrounded(&self) -> bool {
+        let hostile = self.muscovites | THRONE | CORNERS;
+        NEIGHBOURS[self.king as usize].iter().all(|&n| n == NONE || hostile & bit(n as usize) != 0)
     }
 
-    fn returns(&self, s: &State) -> [f32; 2] {
-        match s.winner() {
-            None => [0.0, 0.0],
-            Some(p) if p.index() == 0 => [1.0, -1.0],
-            Some(_) => [-1.0, 1.0],
-        }
-    }
-
-    fn observe(&self, s: &State, out: &mut [f32]) {
-        encoding::observe(s, &mut out[..OBS_LEN]);
-    }
-
-    fn to_position(&self, s: &State) -> String {
-        position::format(s)
-    }
-
-    fn from_position(&self, text: &str) -> Result<State> {
-        position::parse(text)
-    }
-
-    fn action_to_string(&self, _s: &State, a: Action) -> String {
-        match Move::from_action(a) {
-            Some(mv) => mv.to_string(),
-            None => OfferAction::NAMES
-                .get(a.index() - MOVE_ACTIONS)
-                .map_or_else(|| format!("<action {}>", a.0), |n| n.to_string()),
-        }
-    }
-
-    fn notation(&self, s: &State, actions: &[Action]) -> String {
-        actions.first().map_or_else(String::new, |&a| self.action_to_string(s, a))
-    }
-
-    fn piece_counts(&self, s: &State) -> [u32; 2] {
-        s.piece_counts()
-    }
-
-    fn board_text(&self, s: &State) -> String {
-        super::text::board_text(s)
-    }
-
-    fn string_to_action(&self, s: &State, text: &str) -> Result<Action> {
-        let mv = notation::parse_legal(s, text)?;
-        Ok(Action(encode(mv.from.index(), mv.to.index()) as u32))
-    }
-
+    /// King captured, king on a corner, or no move for the side to move.
     #[inline]
-    fn is_legal(&self, s: &State, a: Action) -> bool {
-        a.index() < MOVE_ACTIONS && s.is_legal_action(a.index())
-    }
-
-    /// One turn per legal move: every move leads to a distinct position.
-    fn turns(&self, s: &State) -> Vec<Turn<State>> {
-        let mut out = Vec::with_capacity(128);
-        s.for_each_move(|from, to| {
-            let mut next = *s;
-            next.play(from, to);
-            let notation = format!("{}-{}", Square::new(from).unwrap(), Square::new(to).unwrap());
-            out.push(Turn { actions: vec![Action(encode(from, to) as u32)], notation, state: next });
-        });
-        out.sort_by_key(|t| t.actions[0]);
-        out
-    }
-
-    fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<Action>> {
-        Ok(vec![self.string_to_action(s, text)?])
-    }
-
-    fn perft(&self, s: &State, depth: u32) -> u64 {
-        s.perft(depth)
-    }
-
-    fn write_info(&self, s: &State, out: &mut [i32]) {
-        out[0] = s.king_corner_routes() as i32;
-    }
-
-    fn repetition_key(&self, s: &State) -> Option<u64> {
-        self.repetition_draw.then(|| s.hash())
+    pub(super) fn derive_status(&self) -> Status {
+        if self.king == NONE {
+            Status::KingCaptured
+        } else if CORNERS & bit(self.king as usize) != 0 {
+            Status::KingEscaped
+        } else if !self.has_move() {
+            Status::NoMoves
+        } else {
+            Status::Ongoing
+        }
     }
 }

@@ -3,10 +3,11 @@
 //! counter that cross-checks the engine's perft and masks.
 
 use super::board::*;
-use super::movegen::{State, Status, MUSCOVITES, SWEDES};
-use super::notation::{encode, parse_legal, MOVE_ACTIONS, NUM_ACTIONS};
+use super::action::{encode, MOVE_ACTIONS, NUM_ACTIONS};
+use super::notation::parse_legal;
+use super::state::{State, Status, MUSCOVITES, SWEDES};
 use super::position;
-use super::rules::TablutRules;
+use super::TablutRules;
 use crate::core::{rng_from_seed, Action, Player, ToAct};
 use crate::game::Rules;
 use crate::options::OptValue;
@@ -691,7 +692,7 @@ fn masks_and_results_match_the_naive_engine_along_random_games() {
                 assert_eq!(rules.is_legal(&s, Action(b as u32)), ok, "is_legal({b}) at {}", position::format(&s));
             }
             let a = legal[rng.random_range(0..legal.len())];
-            let (from, to) = super::notation::decode(a);
+            let (from, to) = super::action::decode(a);
             let mv = (((from % 9) as i32, (from / 9) as i32), ((to % 9) as i32, (to / 9) as i32));
             let (ng, nside) = naive::apply(&g, side, mv);
             rules.apply(&mut s, Action(a as u32), &mut rng);

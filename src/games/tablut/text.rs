@@ -1,7 +1,7 @@
 //! The board as text (`str(state)`, the command line).
 
 use super::board::{bit, CORNERS, SIZE, THRONE_SQ};
-use super::movegen::{State, Status, SWEDES};
+use super::state::{State, Status, SWEDES};
 
 /// A diagram with ranks 9..1 on the left and files a..i below: `K` the king,
 /// `S` Swedish soldiers, `M` Muscovites, `#` an empty corner, `+` the empty

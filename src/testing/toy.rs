@@ -108,10 +108,8 @@ impl Rules for PileRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::{Batch, DynBatch, OwnedOut};
-    use crate::dynamic::Handle;
-    use crate::options::Options;
-    use crate::session::{CommonOptions, IllegalPolicy, Outcome, Session, Verdict};
+    use crate::batch::{Batch, OwnedOut};
+    use crate::session::{CommonOptions, Configured, IllegalPolicy, Ruling, Session, Verdict};
     use std::sync::Arc;
 
     fn common(illegal: IllegalPolicy) -> CommonOptions {
@@ -174,13 +172,13 @@ mod tests {
         let r = PileRules::new(1);
         let c = common(IllegalPolicy::Rules);
         let mut s = Session::new(&r, 0);
-        assert_eq!(s.apply_with_policy(&r, &c, 1).unwrap(), Outcome::Refused); // take2 from a pile of 1
+        assert_eq!(s.apply_with_policy(&r, &c, 1).unwrap(), Ruling::Refused); // take2 from a pile of 1
         assert_eq!(s.to_position(&r), "1 0");
-        assert_eq!(s.apply_with_policy(&r, &c, 1).unwrap(), Outcome::Forfeited);
+        assert_eq!(s.apply_with_policy(&r, &c, 1).unwrap(), Ruling::Forfeited);
         assert_eq!(s.returns(&r), [-1.0, 1.0]);
         let c = common(IllegalPolicy::Lose);
         let mut s = Session::new(&r, 0);
-        assert_eq!(s.apply_with_policy(&r, &c, 1).unwrap(), Outcome::Forfeited);
+        assert_eq!(s.apply_with_policy(&r, &c, 1).unwrap(), Ruling::Forfeited);
         let c = common(IllegalPolicy::Raise);
         let mut s = Session::new(&r, 0);
         assert!(s.apply_with_policy(&r, &c, 1).is_err());
@@ -225,22 +223,10 @@ mod tests {
         let mut rules = PileRules::new(4);
         rules.repetition = false;
         let common = CommonOptions { max_turns, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false };
-        let handle = Handle { entry: &TOY_ENTRY, options: Options::default(), common, rules };
-        let mut b = Batch::new(Arc::new(handle), n, seed);
+        let mut b = Batch::new(Arc::new(Configured { rules, common }), n, seed);
         b.set_threads(threads).unwrap();
         b
     }
-
-    static TOY_ENTRY: crate::registry::GameEntry = crate::registry::GameEntry {
-        id: "pile",
-        family: "toy",
-        version: 1,
-        summary: "test game",
-        max_turns: 0,
-        offers: true,
-        options: &[],
-        build: |_, _| Err(GameError::Invalid("test only".into())),
-    };
 
     #[test]
     fn batch_same_step_autoreset() {
@@ -296,8 +282,7 @@ mod tests {
         let mut rules = PileRules::new(4);
         rules.spec.info_fields = &[];
         let common = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false };
-        let handle = Handle { entry: &TOY_ENTRY, options: Options::default(), common, rules };
-        let mut b = Batch::new(Arc::new(handle), 3, 0);
+        let mut b = Batch::new(Arc::new(Configured { rules, common }), 3, 0);
         let mut out = OwnedOut::new(&b);
         out.obs.fill(-1.0);
         b.reset(None, &mut out.view());

@@ -2,7 +2,8 @@
 //! `(26, size, size)`, from the mover's point of view (player 1's board is
 //! turned 180 degrees); light squares are always 0.
 
-use super::rules::{DraughtsRules, State};
+use super::rules::DraughtsRules;
+use super::state::State;
 
 /// Plane indices.
 pub const MY_MEN: usize = 0;

@@ -18,7 +18,7 @@
 //! Planes 0-3 are the whole Markov state; 6-7 are derived from it.
 
 use super::board::*;
-use super::movegen::{State, MUSCOVITES};
+use super::state::{State, MUSCOVITES};
 
 pub const PLANES: usize = 8;
 pub const OBS_LEN: usize = PLANES * SQUARES;

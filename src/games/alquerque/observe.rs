@@ -1,0 +1,69 @@
+//! Observation planes, from the mover's point of view (player 1 sees the
+//! board turned 180 degrees about e5).
+//!
+//! Observation, shape `[23, 9, 9]` over the lattice (rank, file) of the
+//! mover's view; 1.0 = yes, 0.0 = no unless said:
+//!  0 own pawns, 1 own mulás, 2 opponent pawns, 3 opponent mulás,
+//!  4 points of the board,
+//!  5 the capturing piece while a capture sequence is under way,
+//!  6 deferred mode: opponent pieces already jumped in this sequence,
+//!  7..14 deferred mode: jumps made in this sequence from this point in
+//!    direction 0..7 (mover's view): the sum of 2^-(steps-1) over those jumps
+//!    (a short leap is 0.5), so every set of jumps has its own value,
+//! 15..22 a line leaves this point in direction 0..7 (mover's view).
+
+use super::board::{Geometry, NONE};
+use super::state::State;
+use crate::core::Player;
+
+pub const PLANES: usize = 23;
+const PLANE: usize = 81;
+
+/// The constant planes 4 and 15..22 (the same for both players: both boards
+/// are symmetric under the 180-degree turn).
+pub fn geometry_planes(geo: &Geometry) -> Vec<f32> {
+    let mut out = vec![0.0; PLANES * PLANE];
+    for &p in &geo.by_ordinal {
+        out[4 * PLANE + p.0 as usize] = 1.0;
+        for d in 0..8 {
+            if geo.next[d][p.0 as usize] != NONE {
+                out[(15 + d) * PLANE + p.0 as usize] = 1.0;
+            }
+        }
+    }
+    out
+}
+
+/// Writes the observation of `s`; `geometry_planes`: the board's [`geometry_planes`].
+pub fn observe(geometry_planes: &[f32], s: &State, out: &mut [f32]) {
+    out.copy_from_slice(geometry_planes);
+    let me = s.side.index();
+    let view = |l: u8| match s.side {
+        Player::P0 => l as usize,
+        Player::P1 => 80 - l as usize,
+    };
+    let planes = [
+        (0, s.pieces[me] & !s.kings),
+        (1, s.pieces[me] & s.kings),
+        (2, s.pieces[1 - me] & !s.kings),
+        (3, s.pieces[1 - me] & s.kings),
+        (6, s.jumped),
+    ];
+    for (plane, mut bits) in planes {
+        while bits != 0 {
+            let l = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            out[plane * PLANE + view(l)] = 1.0;
+        }
+    }
+    if s.mid_turn() {
+        out[5 * PLANE + view(s.capturing)] = 1.0;
+    }
+    for (from, dir, steps) in s.used.iter() {
+        let d = match s.side {
+            Player::P0 => dir,
+            Player::P1 => (dir + 4) & 7,
+        };
+        out[(7 + d as usize) * PLANE + view(from)] += 0.5f32.powi(steps as i32 - 1);
+    }
+}

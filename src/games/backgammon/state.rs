@@ -1,0 +1,79 @@
+//! The backgammon [`State`]: the board, the dice, the phase of the game and
+//! the match score; and what a game is worth.
+
+use super::board::{Pos, Side, BAR, OFF};
+use super::movegen::Mask;
+use crate::core::Player;
+
+/// Where a game stands (the Match ID game state, split by whether dice are rolled).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// "No game started": the opening roll is next (a chance node).
+    Opening,
+    /// The player on turn rolls next (a chance node; transient in sampled mode).
+    ToRoll,
+    /// The player on turn has dice to play.
+    Move,
+    /// The match (or single game) is over; the turn is with the loser.
+    Over,
+}
+
+/// A backgammon position with its match context: small, `Copy`, no heap.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Each player's checkers in its own numbering (see [`board`]).
+    pub board: [Side; 2],
+    pub phase: Phase,
+    /// Player on roll (to roll at chance nodes; the loser once over).
+    pub turn: Player,
+    /// The roll, larger die first; `[0, 0]` when not rolled.
+    pub roll: [u8; 2],
+    pub(super) left: [u8; 4],
+    pub(super) nleft: u8,
+    pub(super) mask: Mask,
+    pub score: [u16; 2],
+    pub match_length: u16,
+    pub(super) last_points: u8,
+    pub(super) last_winner: i8,
+}
+
+impl State {
+    /// The board from the point of view of the player on turn.
+    #[inline]
+    pub fn pos(&self) -> Pos {
+        Pos { me: self.board[self.turn.index()], opp: self.board[self.turn.other().index()] }
+    }
+
+    #[inline]
+    pub(super) fn set_pos(&mut self, p: &Pos) {
+        self.board[self.turn.index()] = p.me;
+        self.board[self.turn.other().index()] = p.opp;
+    }
+
+    /// Dice still to play this turn, larger first (empty unless [`Phase::Move`]).
+    #[inline]
+    pub fn left(&self) -> &[u8] {
+        &self.left[..self.nleft as usize]
+    }
+
+    pub(super) fn clear_dice(&mut self) {
+        self.roll = [0, 0];
+        self.left = [0; 4];
+        self.nleft = 0;
+        self.mask = [0; 3];
+    }
+}
+
+/// Points the winner of a finished game scores: 1, 2 (gammon: the loser has
+/// borne off none) or 3 (backgammon: and has a checker on the bar or in the
+/// winner's home board).
+pub fn game_points(board: &[Side; 2], winner: Player) -> u8 {
+    let loser = &board[winner.other().index()];
+    if loser[OFF] > 0 {
+        1
+    } else if loser[BAR] > 0 || loser[19..=24].iter().any(|&n| n > 0) {
+        3
+    } else {
+        2
+    }
+}
