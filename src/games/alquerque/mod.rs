@@ -118,14 +118,18 @@ impl Rules for Alquerque {
     /// Every complete turn, one per distinct end position.
     fn turns(&self, s: &State) -> Vec<Turn<State>> {
         let mut out: Vec<Turn<State>> = Vec::new();
+        let mut index: std::collections::HashMap<State, usize> = std::collections::HashMap::new();
         self.for_each_turn(s, &mut |path, end| {
             // One entry per end position; among paths with the same first
             // decision the shortest gives the notation.
-            match out.iter_mut().find(|t| t.state == *end) {
-                None => out.push(Turn { actions: path.to_vec(), notation: self.turn_notation(s, path), state: *end }),
-                Some(t) if t.actions[0] == path[0] && path.len() < t.actions.len() => {
-                    t.actions = path.to_vec();
-                    t.notation = self.turn_notation(s, path);
+            match index.get(end) {
+                None => {
+                    index.insert(*end, out.len());
+                    out.push(Turn { actions: path.to_vec(), notation: self.turn_notation(s, path), state: *end });
+                }
+                Some(&i) if out[i].actions[0] == path[0] && path.len() < out[i].actions.len() => {
+                    out[i].actions = path.to_vec();
+                    out[i].notation = self.turn_notation(s, path);
                 }
                 Some(_) => {}
             }
