@@ -110,3 +110,30 @@ def test_import_ludoteca_imports_no_optional_dependency() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_position_string_is_read_by_the_games_parser_and_bad_ones_raise() -> None:
+    import ludoteca
+    from ludoteca import render
+
+    for game_id in ludoteca.games():
+        start = ludoteca.Game(game_id).new_state(seed=0).to_string()
+        assert render.svg(game_id, start) == render.svg(ludoteca.Game(game_id).state_from_string(start))
+        with pytest.raises(ludoteca.PositionError):
+            render.svg(game_id, "garbage")
+    with pytest.raises(ludoteca.UnknownGameError):
+        render.svg("tablutt", "garbage")
+
+
+def test_draughts_square_numbers_are_bold_readable_and_drawn_over_the_pieces() -> None:
+    import ludoteca
+    from ludoteca import render
+    from ludoteca.render.scene import Text
+
+    for game_id, squares in (("checkers", 32), ("international", 50)):
+        shapes = render.scene(ludoteca.Game(game_id).new_state(seed=0)).shapes
+        numbers = [(i, s) for i, s in enumerate(shapes) if isinstance(s, Text) and s.text.isdigit()]
+        assert [s.text for _, s in numbers][:squares] == [str(k) for k in range(1, squares + 1)]
+        assert all(s.size >= 11 and s.bold for _, s in numbers)
+        last_piece = max(i for i, s in enumerate(shapes) if not isinstance(s, Text) and type(s).__name__ == "Circle")
+        assert numbers[0][0] > last_piece, "square numbers must be drawn after (over) the pieces"

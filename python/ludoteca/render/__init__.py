@@ -19,7 +19,9 @@ shows itself as its SVG picture (``State._repr_svg_``).
     render.save_gif(frames, "game.gif")
 
 The same pictures are available without a ``State``:
-``render.svg("backgammon", "4HPwATDgc/ABMA:cAkAAAAAAAAA")``.
+``render.svg("backgammon", "4HPwATDgc/ABMA:cAkAAAAAAAAA")`` (the string is read
+by the game's parser with default options: a bad one raises ``PositionError``;
+for a game with other options, pass its ``State``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from typing import Any, Iterable, Optional, Union
 import numpy as np
 import numpy.typing as npt
 
-from .._core import State
+from .._core import Game, State
+from ..errors import LudotecaValueError
 from .alquerque import alquerque_scene
 from .backgammon import backgammon_scene
 from .draughts import draughts_scene
@@ -58,18 +61,17 @@ __all__ = [
 StateLike = Union[State, str]
 """A ``State``, or a game id (then pass ``position`` too)."""
 
-_DRAUGHTS = ("tablero", "damas", "damas_10x10", "international", "brazilian", "russian", "checkers")
-
-
 def _resolve(state: StateLike, position: Optional[str]) -> tuple[str, str, str, Optional[State]]:
-    """(game id, family, position string, state or None)."""
+    """(game id, family, position string, state or None). A game id and a
+    position string are read with the game's own parser (default options), so
+    a bad string raises ``PositionError`` instead of drawing nonsense."""
     if isinstance(state, str):
         if position is None:
-            raise ValueError("pass a State, or a game id and a position string: render.svg('tablut', '... s')")
-        family = "draughts" if state in _DRAUGHTS else "alquerque" if state in ("kharbaga", "zamma") else state
-        return state, family, position, None
+            raise LudotecaValueError("pass a State, or a game id and a position string: render.svg('tablut', '... s')")
+        parsed = Game(state).state_from_string(position)
+        return parsed.game.id, parsed.game.family, parsed.to_string(), parsed
     if position is not None:
-        raise ValueError("position is only for a game id; a State already has its position")
+        raise LudotecaValueError("position is only for a game id; a State already has its position")
     game = state.game
     return game.id, game.family, state.to_string(), state
 

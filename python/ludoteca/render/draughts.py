@@ -65,6 +65,9 @@ def parse(position: str) -> tuple[str, dict[str, list[tuple[int, bool]]], dict[s
     return side, pieces, fields
 
 
+_NUMBER = "#ffd54a"  # amber: readable on the dark squares and on both piece colours
+
+
 def draughts_scene(game_id: str, position: str) -> Scene:
     """The picture of a draughts position of preset ``game_id``."""
     n = BOARD_SIZE.get(game_id, 8)
@@ -76,13 +79,18 @@ def draughts_scene(game_id: str, position: str) -> Scene:
     x0 = y0 = margin
     scene.add(Rect(x0 - 6, y0 - 6, board + 12, board + 12, fill=_FRAME, rx=4))
     num = 0
+    labels: list[Text] = []
     for row in range(n):
         for col in range(n):
             dark = (row + col) % 2 == 1
             scene.add(Rect(x0 + col * cell, y0 + row * cell, cell, cell, fill=_DARK_SQ if dark else _LIGHT_SQ))
             if dark:
                 num += 1
-                scene.add(Text(x0 + col * cell + 3, y0 + row * cell + 7, str(num), size=8, fill="#f3e3c6", anchor="start"))
+                # The numbers the notation uses, bold and drawn over the
+                # pieces so that every square can be read.
+                labels.append(
+                    Text(x0 + col * cell + 3, y0 + row * cell + 9, str(num), size=12 if n == 8 else 11, fill=_NUMBER, anchor="start", bold=True)
+                )
 
     def centre(square: int) -> tuple[float, float]:
         row, col = square_cell(square, n)
@@ -94,6 +102,8 @@ def draughts_scene(game_id: str, position: str) -> Scene:
             if 1 <= square <= n * n // 2:
                 cx, cy = centre(square)
                 piece(scene, cx, cy, r, light=colour == "W", king=king)
+    for label in labels:
+        scene.add(label)
     for square, _ in _squares(fields.get("h", "")):
         cx, cy = centre(square)
         scene.add(Circle(cx, cy, r + 3, stroke=HILITE, stroke_width=3))
