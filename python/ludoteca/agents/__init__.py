@@ -94,7 +94,7 @@ class FunctionAgent(BaseAgent):
     def __init__(self, fn: Callable[[State], Choice], name: str | None = None) -> None:
         super().__init__(0)
         self._fn = fn
-        self.name = name or getattr(fn, "__name__", "function")
+        self.name = name or str(getattr(fn, "__name__", "function"))
 
     def act(self, state: State) -> Choice:
         """Whatever the wrapped callable answers."""
