@@ -24,6 +24,9 @@ Usage::
     python benches/mcts_bench.py            # full run (a few minutes)
     python benches/mcts_bench.py --quick    # smoke run: small sizes, no JAX anchor
 
+Anchors (not dependencies of ludoteca): ``pip install open_spiel pgx mctx jax``;
+a missing anchor prints ``nan``.
+
 Each timing is the best of a few runs (the machine may be shared).
 """
 
@@ -36,10 +39,16 @@ import platform
 import time
 from typing import Any, Callable, Optional
 
-import numpy as np
+# A small network's matmuls (256 x 256 by 256 x 64) are slower on several BLAS
+# threads than on one (10x on a shared two-core machine): the numpy network runs
+# single-threaded, as a user should run it for small batches. Set before numpy loads.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-import ludoteca
-from ludoteca import MCTS, Game
+import numpy as np  # noqa: E402
+
+import ludoteca  # noqa: E402
+from ludoteca import MCTS, Game  # noqa: E402
 
 HIDDEN = 64
 

@@ -21,11 +21,11 @@ from .errors import (
     ActionsError,
     GameOverError,
     IllegalActionError,
-    SearchError,
     LudotecaError,
     MoveError,
     OptionError,
     PositionError,
+    SearchError,
     UnknownGameError,
 )
 

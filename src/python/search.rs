@@ -72,8 +72,7 @@ fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Arc<dyn DynGame>> {
 
 impl PyMcts {
     /// The states of `states`: a sequence of `State`, or a `VecEnv` (its envs' states).
-    fn collect_states(py: Python<'_>, states: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyState>>> {
-        let _ = py;
+    fn collect_states(states: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyState>>> {
         if states.hasattr("num_envs")? && states.hasattr("state")? {
             let n: usize = states.getattr("num_envs")?.extract()?;
             return (0..n)
@@ -92,7 +91,7 @@ impl PyMcts {
         .collect()
     }
 
-    fn result_arrays<'py>(&self, py: Python<'py>, results: &[SearchResult]) -> PySearchResult {
+    fn result_arrays(&self, py: Python<'_>, results: &[SearchResult]) -> PySearchResult {
         let (b, a) = (results.len(), self.game.spec().num_actions);
         let mut visits = vec![0i32; b * a];
         let mut policy = vec![0f32; b * a];
@@ -223,7 +222,7 @@ impl PyMcts {
     /// every tree that needs one.
     #[pyo3(signature = (states, evaluate = None))]
     fn search(&mut self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
-        let handles = Self::collect_states(py, states)?;
+        let handles = Self::collect_states(states)?;
         if handles.is_empty() {
             return Err(raise("LudotecaValueError", "states must hold at least one State".into()));
         }

@@ -429,10 +429,7 @@ pub fn rollout<R: Rules>(
             ToAct::Chance => sample_outcome(&rules.chance_outcomes(&state), rng),
             ToAct::Player(_) => {
                 rules.legal_mask(&state, mask);
-                let legal = &mask[..game_actions];
-                let n = legal.iter().filter(|&&b| b).count();
-                let k = rng.random_range(0..n);
-                Action(legal.iter().enumerate().filter(|(_, &b)| b).nth(k).expect("k < n").0 as u32)
+                Action(random_true(&mask[..game_actions], rng) as u32)
             }
         };
         if rules.apply(&mut state, action, rng) == Applied::TurnOver {
@@ -443,6 +440,33 @@ pub fn rollout<R: Rules>(
         }
     }
     0.0
+}
+
+/// The index of a uniformly random `true` of `mask` (which has one).
+/// Masks are long and sparse (934 entries for `checkers`, a handful legal):
+/// eight entries are read at a time as one 64-bit word, and a word's count
+/// of `true` bytes (each 0 or 1) is the top byte of `word * 0x0101..01`, no
+/// popcount needed (the wheel's baseline x86-64 has none).
+fn random_true(mask: &[bool], rng: &mut GameRng) -> usize {
+    // SAFETY: bool has the size and alignment of u8 and is 0 or 1.
+    let bytes: &[u8] = unsafe { std::slice::from_raw_parts(mask.as_ptr().cast::<u8>(), mask.len()) };
+    let words = bytes.chunks_exact(8);
+    let tail = words.remainder();
+    let count = |c: &[u8]| {
+        let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        (w.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+    };
+    let n = words.clone().map(count).sum::<u32>() + tail.iter().map(|&b| b as u32).sum::<u32>();
+    let mut k = rng.random_range(0..n);
+    for (i, c) in words.enumerate() {
+        let ones = count(c);
+        if k < ones {
+            return i * 8 + c.iter().enumerate().filter(|(_, &b)| b != 0).nth(k as usize).expect("k < ones").0;
+        }
+        k -= ones;
+    }
+    let done = bytes.len() - tail.len();
+    done + tail.iter().enumerate().filter(|(_, &b)| b != 0).nth(k as usize).expect("k < n").0
 }
 
 fn sample_outcome(outcomes: &[(Action, f64)], rng: &mut GameRng) -> Action {
@@ -811,6 +835,22 @@ pub struct TreeCheck {
     pub chance_nodes_checked: usize,
     /// Consecutive decisions of one player found in the tree.
     pub same_player_edges: usize,
+}
+
+#[cfg(test)]
+#[test]
+fn random_true_is_uniform_over_the_true_entries() {
+    let mut rng = rng_from_seed(3);
+    let mut mask = vec![false; 934];
+    for a in [0, 7, 8, 63, 64, 500, 933] {
+        mask[a] = true;
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    for _ in 0..70_000 {
+        *counts.entry(random_true(&mask, &mut rng)).or_insert(0u32) += 1;
+    }
+    assert_eq!(counts.keys().copied().collect::<Vec<_>>(), [0, 7, 8, 63, 64, 500, 933]);
+    assert!(counts.values().all(|&c| (9_000..11_000).contains(&c)), "{counts:?}");
 }
 
 #[cfg(test)]

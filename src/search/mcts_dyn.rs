@@ -38,10 +38,9 @@ struct Erased<R: Rules> {
     forest: Forest<R>,
 }
 
-impl<R: Rules> Erased<R> {
-    fn rules(&self) -> &R {
-        self.explicit.as_ref().unwrap_or(&self.game.config.rules)
-    }
+/// The rules the tree is searched with: the explicit-chance copy if any.
+fn tree_rules<'a, R: Rules>(explicit: &'a Option<R>, game: &'a ConfiguredGame<R>) -> &'a R {
+    explicit.as_ref().unwrap_or(&game.config.rules)
 }
 
 /// A search over `game` (`max_turns` is taken from the game's options).
@@ -82,32 +81,27 @@ impl<R: Rules> DynMcts for Erased<R> {
             }
             roots.push(Root { state: session.state.clone(), turns: session.turns_played() });
         }
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
-        self.forest.set_roots(rules, roots)
+        self.forest.set_roots(tree_rules(&self.explicit, &self.game), roots)
     }
 
     fn search_rollouts(&mut self) {
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
-        self.forest.search_rollouts(rules)
+        self.forest.search_rollouts(tree_rules(&self.explicit, &self.game))
     }
 
     fn select(&mut self) -> usize {
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
-        self.forest.select(rules)
+        self.forest.select(tree_rules(&self.explicit, &self.game))
     }
 
     fn write_leaves(&self, obs: &mut [f32], mask: &mut [bool]) {
-        self.forest.write_leaves(self.rules(), obs, mask)
+        self.forest.write_leaves(tree_rules(&self.explicit, &self.game), obs, mask)
     }
 
     fn expand(&mut self, logits: &[f32], values: &[f32]) -> Result<()> {
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
-        self.forest.expand(rules, logits, values)
+        self.forest.expand(tree_rules(&self.explicit, &self.game), logits, values)
     }
 
     fn results(&mut self) -> Vec<SearchResult> {
-        let rules = self.explicit.as_ref().unwrap_or(&self.game.config.rules);
-        self.forest.results(rules)
+        self.forest.results(tree_rules(&self.explicit, &self.game))
     }
 
     fn config(&self) -> &MctsConfig {

@@ -114,7 +114,8 @@ fn tablero_soplo_huff_that_wins_material_is_chosen() {
 
 #[test]
 fn backups_add_each_value_once_along_multi_decision_turns_and_chance_nodes() {
-    let cases: [(&str, &[(&str, OptValue)], Option<&str>); 4] = [
+    type Case<'a> = (&'a str, &'a [(&'a str, OptValue)], Option<&'a str>);
+    let cases: [Case<'_>; 4] = [
         ("backgammon", &[("chance", OptValue::Str("explicit".into()))], Some("AACAQAEAAAAAAA:MAE3AAAAAAAA")),
         ("backgammon", &[], None),
         ("checkers", &[], Some("B:B1,9,2,3:W6,14,15,23")),
@@ -197,7 +198,8 @@ fn same_seed_same_result_for_any_thread_count() {
         c.dirichlet_fraction = 0.25;
         c.temperature = 1.0;
         c.gumbel_scale = 1.0;
-        let summary = |r: &[SearchResult]| -> Vec<(u32, Vec<(u32, u32)>, f32)> {
+        type Summary = Vec<(u32, Vec<(u32, u32)>, f32)>;
+        let summary = |r: &[SearchResult]| -> Summary {
             r.iter().map(|x| (x.action.0, x.children.iter().map(|c| (c.0 .0, c.1)).collect(), x.value)).collect()
         };
         let one = summary(&search(&g, &refs, c.clone(), 1, 42).1);

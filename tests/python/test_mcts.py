@@ -180,3 +180,31 @@ def test_command_line_plays_mcts_against_random() -> None:
         [sys.executable, "-m", "ludoteca", "play", "checkers", "--p0", "nobody"], capture_output=True, text=True, timeout=60
     )
     assert bad.returncode == 2 and "unknown agent" in bad.stderr
+
+
+def test_mcts_bench_quick_mode_runs(tmp_path: Any) -> None:
+    """A smoke run of benches/mcts_bench.py (no timing assertions)."""
+    import json
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benches" / "mcts_bench.py"
+    out = tmp_path / "bench.json"
+    r = subprocess.run([sys.executable, str(script), "--quick", "--json", str(out)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "Summary" in r.stdout
+    rows = json.loads(out.read_text())["rows"]
+    assert [row["row"].split()[0] for row in rows] == ["rollout", "rollout", "mlp"]
+    assert all(row["ours_batch"] > 0 for row in rows)
+
+
+def test_docs_search_page_code_runs() -> None:
+    """Every python block of docs/search.md runs as written."""
+    import re
+    from pathlib import Path
+
+    pytest.importorskip("torch")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "search.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "docs/search.md", "exec"), {})
