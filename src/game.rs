@@ -8,7 +8,7 @@
 //! repetition history or truncation: [`crate::session::Session`] adds those
 //! for every game alike.
 
-use crate::core::{Action, Applied, GameRng, ToAct};
+use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::error::{GameError, Result};
 use std::collections::HashSet;
 
@@ -56,7 +56,8 @@ pub struct Turn<S> {
 /// Methods that take an action assume it is legal (the session checks
 /// legality first), except where they say otherwise.
 pub trait Rules: Send + Sync + Sized + 'static {
-    type State: Clone + Send + Sync + 'static;
+    /// `Eq + Hash`: search keys its transposition table by the state itself.
+    type State: Clone + Eq + std::hash::Hash + Send + Sync + 'static;
 
     fn spec(&self) -> &GameSpec;
 
@@ -165,6 +166,29 @@ pub trait Rules: Send + Sync + Sized + 'static {
     /// Outcomes of a chance node with their probabilities (empty elsewhere).
     fn chance_outcomes(&self, _s: &Self::State) -> Vec<(Action, f64)> {
         Vec::new()
+    }
+
+    /// The positions the complete turns from `s` lead to, appended to `out`
+    /// (the states of [`Rules::turns`] without their notation, possibly with
+    /// repeats): what search expands. Games override it with a path that
+    /// builds no strings.
+    fn next_states(&self, s: &Self::State, out: &mut Vec<Self::State>) {
+        out.extend(self.turns(s).into_iter().map(|t| t.state));
+    }
+
+    /// A static estimate of `s` for `player`, in `[-1, 1]` (a won game is
+    /// worth 1): the built-in evaluation of search (docs/search.md gives each
+    /// family's formula). Neutral by default.
+    fn heuristic(&self, _s: &Self::State, _player: Player) -> f32 {
+        0.0
+    }
+
+    /// The same rules with every chance event an explicit decision, when the
+    /// game has chance and can be configured otherwise (expectimax needs the
+    /// outcomes enumerated); `None` when the rules are already explicit or
+    /// have no chance.
+    fn explicit_chance(&self) -> Option<Self> {
+        None
     }
 
     /// Writes the integers named by `spec().info_fields`.

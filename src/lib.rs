@@ -14,6 +14,7 @@ pub mod game;
 pub mod games;
 pub mod options;
 pub mod registry;
+pub mod search;
 pub mod session;
 pub mod testing;
 pub mod text;

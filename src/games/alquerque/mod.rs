@@ -7,6 +7,7 @@
 
 pub mod board;
 mod encoding;
+mod eval;
 mod movegen;
 mod notation;
 mod position;

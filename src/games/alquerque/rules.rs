@@ -180,6 +180,19 @@ impl Rules for Alquerque {
         self.parse_notation(s, text)
     }
 
+    fn next_states(&self, s: &State, out: &mut Vec<State>) {
+        let start = out.len();
+        self.for_each_turn(s, &mut |_, end| {
+            if !out[start..].contains(end) {
+                out.push(*end);
+            }
+        });
+    }
+
+    fn heuristic(&self, s: &State, player: Player) -> f32 {
+        super::eval::heuristic(self, s, player)
+    }
+
     /// Bulk perft: complete turns through the decision tree, distinct end
     /// positions per node (spec: moves that produce the same position are one).
     fn perft(&self, s: &State, depth: u32) -> u64 {

@@ -9,6 +9,7 @@
 //! roll: no state ever waits for a decision that cannot be taken.
 
 pub mod board;
+pub mod eval;
 pub mod movegen;
 pub mod notation;
 mod observe;
@@ -76,7 +77,7 @@ pub enum Phase {
 }
 
 /// A backgammon position with its match context: small, `Copy`, no heap.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Each player's checkers in its own numbering (see [`board`]).
     pub board: [Side; 2],
@@ -506,6 +507,22 @@ impl Rules for Backgammon {
                 state: self.after_move(s, &end),
             })
             .collect()
+    }
+
+    fn next_states(&self, s: &State, out: &mut Vec<State>) {
+        if s.phase == Phase::Move {
+            let mut ends = Vec::new();
+            distinct_ends(&s.pos(), s.left(), &mut ends);
+            out.extend(ends.iter().map(|end| self.after_move(s, end)));
+        }
+    }
+
+    fn heuristic(&self, s: &State, player: Player) -> f32 {
+        eval::heuristic(s, player)
+    }
+
+    fn explicit_chance(&self) -> Option<Backgammon> {
+        Some(Backgammon::new(self.match_length, true))
     }
 
     fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<Action>> {

@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod encoding;
+pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod position;

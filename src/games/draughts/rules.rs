@@ -739,6 +739,23 @@ impl Rules for DraughtsRules {
         super::notation::parse_turn(self, s, text)
     }
 
+    fn next_states(&self, s: &State, out: &mut Vec<State>) {
+        if s.result != ONGOING {
+            return;
+        }
+        let start = out.len();
+        // Duplicates (one capture by several paths) are rare and few: a scan beats hashing.
+        self.for_each_turn(s, &mut |_, end| {
+            if !out[start..].contains(end) {
+                out.push(*end);
+            }
+        });
+    }
+
+    fn heuristic(&self, s: &State, player: Player) -> f32 {
+        super::eval::heuristic(self, s, player)
+    }
+
     fn perft(&self, s: &State, depth: u32) -> u64 {
         if depth == 0 || s.result != ONGOING {
             return 1;

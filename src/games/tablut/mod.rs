@@ -10,6 +10,7 @@
 
 pub mod board;
 pub mod encoding;
+mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod position;

@@ -134,6 +134,18 @@ impl Rules for TablutRules {
         Ok(vec![self.string_to_action(s, text)?])
     }
 
+    fn next_states(&self, s: &State, out: &mut Vec<State>) {
+        s.for_each_move(|from, to| {
+            let mut next = *s;
+            next.play(from, to);
+            out.push(next);
+        });
+    }
+
+    fn heuristic(&self, s: &State, player: crate::core::Player) -> f32 {
+        super::eval::heuristic(s, player)
+    }
+
     fn perft(&self, s: &State, depth: u32) -> u64 {
         s.perft(depth)
     }
