@@ -1,11 +1,22 @@
 """Type stubs of the compiled core ``ludoteca._core`` (see ``ludoteca``)."""
 
-from typing import Any, Optional, Union, final
+from typing import Any, Callable, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Env", "Game", "State", "VecEnv", "__version__", "game_info", "games"]
+__all__ = [
+    "Env",
+    "Game",
+    "State",
+    "VecEnv",
+    "__version__",
+    "alphabeta_search",
+    "expectimax_search",
+    "game_info",
+    "games",
+    "turn_values",
+]
 __version__: str
 
 _Action = Union[int, np.integer[Any]]
@@ -215,3 +226,34 @@ class VecEnv:
     def seed(self) -> int: ...
     @property
     def game(self) -> Game: ...
+
+def alphabeta_search(
+    state: State,
+    depth: int = 6,
+    time: Optional[float] = None,
+    tt_size: int = 262144,
+    quiescence: bool = True,
+    evaluate: Optional[Callable[[State, int], float]] = None,
+) -> dict[str, Any]:
+    """Alpha-beta over complete turns from ``state`` (games without dice; see
+    docs/search.md). Returns ``move`` (notation, None at a terminal state),
+    ``actions``, ``value`` (for ``player``, the player to move), ``player``,
+    ``depth`` (deepest completed iteration), ``nodes`` and ``seconds``.
+    ``evaluate(state, player) -> float`` replaces the built-in evaluation.
+    Bad options raise ``OptionError``."""
+
+def expectimax_search(
+    state: State,
+    plies: int = 1,
+    filter: int = 8,
+    evaluate: Optional[Callable[[State, int], float]] = None,
+) -> dict[str, Any]:
+    """n-ply expectimax over complete moves and dice rolls from ``state``
+    (docs/search.md); the same result keys as ``alphabeta_search``, ``value``
+    an equity in points for ``player`` (player 0 at a chance node)."""
+
+def turn_values(
+    state: State, evaluate: Optional[Callable[[State, int], float]] = None
+) -> list[tuple[str, float]]:
+    """Every complete move from ``state`` with the value, for the player to
+    move, of the position it leads to (its returns if the game ends there)."""

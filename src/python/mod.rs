@@ -1,6 +1,7 @@
 //! The pyo3 module `ludoteca._core`: a thin layer that converts types and
 //! errors. Everything it does is defined by the core.
 
+mod alphabeta;
 mod env;
 mod errors;
 mod state;
@@ -80,6 +81,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<env::PyEnv>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
+    alphabeta::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

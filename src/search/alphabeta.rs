@@ -354,6 +354,10 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
     };
     let depth = cfg.depth.clamp(1, MAX_DEPTH);
     let kids: Vec<R::State> = rules.turns(root).into_iter().map(|t| t.state).collect();
+    if kids.is_empty() {
+        let value = eval.evaluate(rules, root, me).map_err(|_| Failure::Aborted)?;
+        return Ok(Outcome { best: None, value, depth: 0, nodes: 1, elapsed: start.elapsed() });
+    }
     let mut search = Search {
         rules,
         eval,

@@ -94,7 +94,7 @@ class FunctionAgent(BaseAgent):
     def __init__(self, fn: Callable[[State], Choice], name: str | None = None) -> None:
         super().__init__(0)
         self._fn = fn
-        self.name = name or getattr(fn, "__name__", "function")
+        self.name = name or str(getattr(fn, "__name__", "function"))
 
     def act(self, state: State) -> Choice:
         """Whatever the wrapped callable answers."""
@@ -113,6 +113,9 @@ def apply_choice(state: State, choice: Choice) -> None:
 # Imported lazily so that naming an agent never imports an optional dependency it does not need.
 AGENTS: dict[str, str] = {
     "random": "ludoteca.agents:RandomAgent",
+    "greedy": "ludoteca.agents.search:GreedyAgent",
+    "alphabeta": "ludoteca.agents.search:AlphaBetaAgent",
+    "expectimax": "ludoteca.agents.search:ExpectimaxAgent",
 }
 
 
