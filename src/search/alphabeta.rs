@@ -88,9 +88,9 @@ impl From<Aborted> for Stop {
 
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Bound {
-    Exact,
-    Lower,
-    Upper,
+    Exact = 0,
+    Lower = 1,
+    Upper = 2,
 }
 
 #[derive(Copy, Clone)]
@@ -104,30 +104,46 @@ struct Entry {
 }
 
 /// Always-replace table: the newest search of a position is the most useful
-/// to the next iteration.
+/// to the next iteration. Two arrays of plain words (key 0 = empty), so that
+/// a new table is zeroed memory the system hands over lazily: a search that
+/// visits a hundred nodes must not pay for clearing megabytes.
 struct Table {
-    slots: Vec<Option<Entry>>,
+    keys: Vec<u64>,
+    /// value (f32 bits) | best << 32 | depth << 48 | bound << 56.
+    data: Vec<u64>,
 }
 
 impl Table {
     fn new(entries: usize) -> Table {
         let n = if entries == 0 { 0 } else { entries.next_power_of_two() };
-        Table { slots: vec![None; n] }
+        Table { keys: vec![0; n], data: vec![0; n] }
     }
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
-        if self.slots.is_empty() {
+        if self.keys.is_empty() {
             return None;
         }
-        self.slots[key as usize & (self.slots.len() - 1)].filter(|e| e.key == key)
+        let i = key as usize & (self.keys.len() - 1);
+        if self.keys[i] != key {
+            return None;
+        }
+        let d = self.data[i];
+        let bound = match d >> 56 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Entry { key, value: f32::from_bits(d as u32), best: (d >> 32) as u16, depth: (d >> 48) as u8, bound })
     }
 
     #[inline]
     fn store(&mut self, e: Entry) {
-        if !self.slots.is_empty() {
-            let i = e.key as usize & (self.slots.len() - 1);
-            self.slots[i] = Some(e);
+        if !self.keys.is_empty() {
+            let i = e.key as usize & (self.keys.len() - 1);
+            self.keys[i] = e.key;
+            self.data[i] =
+                e.value.to_bits() as u64 | (e.best as u64) << 32 | (e.depth as u64) << 48 | (e.bound as u64) << 56;
         }
     }
 }
@@ -204,7 +220,8 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
             };
         }
         self.tick()?;
-        let key = state_key(s);
+        // 0 marks an empty slot.
+        let key = state_key(s).max(1);
         let mut hint = None;
         if let Some(e) = self.tt.probe(key) {
             if e.depth as u32 == depth {

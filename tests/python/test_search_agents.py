@@ -181,3 +181,22 @@ def test_search_leaves_the_state_unchanged() -> None:
     AlphaBetaAgent(depth=2).act(state)
     GreedyAgent().act(state)
     assert state.to_string() == before
+
+
+def test_alphabeta_bench_quick_mode_runs() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    if not os.path.isdir(root / ".pydeps" / "py_draughts"):
+        pytest.skip("py-draughts not installed in .pydeps/py_draughts")
+    r = subprocess.run(
+        [sys.executable, str(root / "benches" / "alphabeta_bench.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "international depth 2" in r.stdout and "russian depth 2" in r.stdout

@@ -9,6 +9,9 @@ a Python callable ``evaluate(state, player) -> float`` instead: the value of
 clamps it into [-1, 1]). The search then holds the GIL and calls it once per
 leaf, a few microseconds each: expect tens of thousands of leaves a second
 rather than millions. An exception it raises stops the search and propagates.
+
+The search functions themselves (``alphabeta_search``, ``expectimax_search``,
+``turn_values``, from the compiled core) are re-exported here.
 """
 
 from __future__ import annotations
@@ -21,7 +24,15 @@ from .._core import State, alphabeta_search, expectimax_search, turn_values
 from ..errors import OptionError
 from . import BaseAgent, Choice
 
-__all__ = ["AlphaBetaAgent", "Evaluate", "ExpectimaxAgent", "GreedyAgent"]
+__all__ = [
+    "AlphaBetaAgent",
+    "Evaluate",
+    "ExpectimaxAgent",
+    "GreedyAgent",
+    "alphabeta_search",
+    "expectimax_search",
+    "turn_values",
+]
 
 Evaluate = Callable[[State, int], float]
 
@@ -76,7 +87,7 @@ class AlphaBetaAgent(BaseAgent):
 
     ``depth`` in complete turns (default 4), or ``time`` in seconds per move
     (then ``depth`` caps the iterations, default 64); ``quiescence=False``
-    stops at the horizon; ``tt_size`` table entries (24 bytes each).
+    stops at the horizon; ``tt_size`` table entries (16 bytes each).
     Deterministic: the same state always gets the same move.
     """
 
