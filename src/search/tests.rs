@@ -86,7 +86,11 @@ fn random_positions<R: Rules>(r: &R, count: usize, max_turns: usize, seed: u64) 
 /// (`max_q_depth` with quiescence), with and without the table, with and
 /// without iterative deepening; and its best turn achieves that value.
 fn check_against_minimax<R: Rules>(r: &R, positions: usize, max_depth: u32, max_q_depth: u32, seed: u64) {
-    for s in random_positions(r, positions, 40, seed) {
+    check_positions(r, positions, 40, max_depth, max_q_depth, seed)
+}
+
+fn check_positions<R: Rules>(r: &R, positions: usize, max_turns: usize, max_depth: u32, max_q_depth: u32, seed: u64) {
+    for s in random_positions(r, positions, max_turns, seed) {
         let me = r.to_act(&s).player().unwrap();
         let turns = r.turns(&s);
         let text = r.to_position(&s);
@@ -116,11 +120,12 @@ fn alphabeta_equals_minimax_in_the_draughts_presets_without_soplo() {
 
 #[test]
 fn alphabeta_equals_minimax_in_the_soplo_presets_with_huffs_and_force() {
-    // A huff multiplies the turns (huff, then any move): brute force stays shallow.
-    for (i, p) in [preset::TABLERO, preset::DAMAS].into_iter().enumerate() {
-        check_against_minimax(&DraughtsRules::new(p), 2, 2, 1, 110 + i as u64);
+    // Every huff counts as a capture and combines with every following move:
+    // with flying kings on the board the unpruned quiescence tree explodes,
+    // so brute force runs on positions of the first 16 turns.
+    for (i, p) in [preset::TABLERO, preset::DAMAS, preset::DAMAS_10X10].into_iter().enumerate() {
+        check_positions(&DraughtsRules::new(p), 2, 16, 2, 1, 110 + i as u64);
     }
-    check_against_minimax(&DraughtsRules::new(preset::DAMAS_10X10), 1, 2, 0, 112);
 }
 
 #[test]
