@@ -183,10 +183,10 @@ pub trait Rules: Send + Sync + Sized + 'static {
         0.0
     }
 
-    /// The same rules with every chance event an explicit decision, when the
-    /// game has chance and can be configured otherwise (expectimax needs the
-    /// outcomes enumerated); `None` when the rules are already explicit or
-    /// have no chance.
+    /// For a game with chance: the same rules with every chance event an
+    /// explicit decision (expectimax needs the outcomes enumerated), also
+    /// when they already are. `None`: the game has no chance (alpha-beta
+    /// refuses games with chance on this sign).
     fn explicit_chance(&self) -> Option<Self> {
         None
     }
@@ -239,6 +239,15 @@ pub fn for_each_turn_path<R: Rules>(rules: &R, s: &R::State, f: &mut dyn FnMut(&
             }
             path.pop();
         }
+    }
+}
+
+/// Appends `end` to `out` unless `out[start..]` already holds it: how
+/// [`Rules::next_states`] overrides drop a position reached by several
+/// decision paths (a scan of a few dozen small states beats hashing them).
+pub fn push_distinct<S: PartialEq + Clone>(out: &mut Vec<S>, start: usize, end: &S) {
+    if !out[start..].contains(end) {
+        out.push(end.clone());
     }
 }
 

@@ -331,7 +331,7 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
                 }
             }
         }
-        caps.sort_by(|a, b| b.0.cmp(&a.0));
+        caps.sort_by_key(|c| std::cmp::Reverse(c.0));
         let mut result = Ok(());
         if alpha < beta {
             for &(_, i) in &caps {

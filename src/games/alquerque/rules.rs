@@ -182,11 +182,7 @@ impl Rules for Alquerque {
 
     fn next_states(&self, s: &State, out: &mut Vec<State>) {
         let start = out.len();
-        self.for_each_turn(s, &mut |_, end| {
-            if !out[start..].contains(end) {
-                out.push(*end);
-            }
-        });
+        self.for_each_turn(s, &mut |_, end| crate::game::push_distinct(out, start, end));
     }
 
     fn heuristic(&self, s: &State, player: Player) -> f32 {

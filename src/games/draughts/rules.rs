@@ -744,12 +744,7 @@ impl Rules for DraughtsRules {
             return;
         }
         let start = out.len();
-        // Duplicates (one capture by several paths) are rare and few: a scan beats hashing.
-        self.for_each_turn(s, &mut |_, end| {
-            if !out[start..].contains(end) {
-                out.push(*end);
-            }
-        });
+        self.for_each_turn(s, &mut |_, end| crate::game::push_distinct(out, start, end));
     }
 
     fn heuristic(&self, s: &State, player: Player) -> f32 {

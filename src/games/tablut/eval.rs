@@ -21,8 +21,8 @@ const BESIDE: f32 = 0.25;
 const SCALE: f32 = 3.0;
 
 /// `squash(score / SCALE)` for the Swedes and its negation for the
-/// Muscovites, where the score is `SWEDE * swedes - MUSCOVITE * muscovites
-/// + ROUTE * routes + CLOSER * (8 - distance to the nearest corner) - BESIDE *
+/// Muscovites, where the score is `SWEDE * swedes - MUSCOVITE * muscovites +
+/// ROUTE * routes + CLOSER * (8 - distance to the nearest corner) - BESIDE *
 /// attackers beside the king` (0 at the start).
 pub fn heuristic(s: &State, player: Player) -> f32 {
     let mut score = SWEDE * s.swedes.count_ones() as f32 - MUSCOVITE * s.muscovites.count_ones() as f32;
