@@ -8,10 +8,13 @@
 
 use crate::batch::{Batch, BatchOut, Dims, RolloutStats};
 use crate::core::{Action, Applied, ToAct};
-use crate::error::Result;
+use crate::error::{GameError, Result};
 use crate::game::{GameSpec, Rules};
 use crate::options::{OptKind, OptSpec, OptValue, Options};
+use crate::core::Player;
+use crate::search::eval::{Aborted, Builtin, Evaluator};
 use crate::search::mcts::MctsConfig;
+use crate::search::{alphabeta, expectimax};
 use crate::search::mcts_dyn::DynMcts;
 use crate::session::{CommonOptions, Configured, Env, Ruling, Session, Step};
 use std::sync::Arc;
@@ -80,6 +83,28 @@ pub fn build_with<R: Rules>(
 }
 
 
+/// A caller's evaluation across type erasure: a standalone state of the
+/// searched game and the player the value is for.
+pub type DynEval<'a> = dyn FnMut(Box<dyn DynState>, Player) -> std::result::Result<f32, Aborted> + 'a;
+
+/// What a search found (docs/search.md).
+#[derive(Clone, Debug)]
+pub struct SearchAnswer {
+    /// The best complete turn: its decisions and notation (`None` at a chance or terminal root).
+    pub best: Option<(Vec<Action>, String)>,
+    /// Value of the root for `player`.
+    pub value: f32,
+    pub player: Option<Player>,
+    /// Deepest completed iteration (alpha-beta) or plies (expectimax).
+    pub depth: u32,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The message of a search stopped by a failing caller's evaluation (the
+/// bindings raise the evaluation's own exception instead).
+pub const EVAL_FAILED: &str = "the evaluation function failed";
+
 /// A configured game of any kind.
 pub trait DynGame: Send + Sync {
     fn entry(&self) -> &'static GameEntry;
@@ -124,6 +149,14 @@ pub trait DynState: Send + Sync {
     fn reset(&mut self, seed: u64);
     /// For [`session_of`]: the concrete state behind the trait object.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// Alpha-beta from this state ([`crate::search::alphabeta`]); `eval`
+    /// replaces the game's built-in evaluation.
+    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Option<&mut DynEval<'_>>) -> Result<SearchAnswer>;
+    /// Expectimax from this state ([`crate::search::expectimax`]).
+    fn expectimax(&self, cfg: &expectimax::Config, eval: Option<&mut DynEval<'_>>) -> Result<SearchAnswer>;
+    /// Every complete turn with the value for the mover of the position it
+    /// leads to: the returns if the game ends, the evaluation otherwise.
+    fn turn_values(&self, eval: Option<&mut DynEval<'_>>) -> Result<Vec<(String, f32)>>;
 }
 
 /// One environment of any game: [`Env`] behind an object.
@@ -318,6 +351,108 @@ impl<R: Rules> DynState for StateBox<R> {
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Option<&mut DynEval<'_>>) -> Result<SearchAnswer> {
+        self.searchable()?;
+        let rules = self.game.rules();
+        let root = &self.session.state;
+        let found = match eval {
+            None => alphabeta::search(rules, root, cfg, &mut Builtin),
+            Some(f) => alphabeta::search(rules, root, cfg, &mut self.wrap(f)),
+        };
+        let o = found.map_err(|e| match e {
+            alphabeta::Failure::Aborted => GameError::Invalid(EVAL_FAILED.into()),
+            alphabeta::Failure::Chance => GameError::Invalid(format!(
+                "alpha-beta searches games without chance; {} has dice: use expectimax",
+                self.game.entry.id
+            )),
+        })?;
+        Ok(self.answer(o.best, o.value, rules.to_act(root).player(), o.depth, o.nodes, o.elapsed))
+    }
+    fn expectimax(&self, cfg: &expectimax::Config, eval: Option<&mut DynEval<'_>>) -> Result<SearchAnswer> {
+        self.searchable()?;
+        let rules = self.game.rules();
+        let root = &self.session.state;
+        let found = match eval {
+            None => expectimax::search(rules, root, cfg, &mut Builtin),
+            Some(f) => expectimax::search(rules, root, cfg, &mut self.wrap(f)),
+        };
+        let o = found.map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
+        Ok(self.answer(o.best, o.value, Some(o.player), cfg.plies, o.nodes, o.elapsed))
+    }
+    fn turn_values(&self, eval: Option<&mut DynEval<'_>>) -> Result<Vec<(String, f32)>> {
+        self.searchable()?;
+        let rules = self.game.rules();
+        let root = &self.session.state;
+        let Some(me) = rules.to_act(root).player() else { return Ok(Vec::new()) };
+        let mut builtin = Builtin;
+        let mut wrapped;
+        let e: &mut dyn Evaluator<R> = match eval {
+            None => &mut builtin,
+            Some(f) => {
+                wrapped = self.wrap(f);
+                &mut wrapped
+            }
+        };
+        let mut out = Vec::new();
+        for t in rules.turns(root) {
+            let v = if rules.to_act(&t.state) == ToAct::Terminal {
+                rules.returns(&t.state)[me.index()]
+            } else {
+                e.evaluate(rules, &t.state, me).map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?
+            };
+            out.push((t.notation, v));
+        }
+        Ok(out)
+    }
+}
+
+impl<R: Rules> StateBox<R> {
+    /// Search sees the rules' state: a position where the session has
+    /// something else to settle (a draw offer to answer) is refused.
+    fn searchable(&self) -> Result<()> {
+        let rules = self.game.rules();
+        if self.session.to_act(rules) != rules.to_act(&self.session.state) {
+            return Err(GameError::Invalid(
+                "a draw offer is pending: answer it (accept_draw or decline_draw) before searching".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A caller's evaluation over standalone states of this game.
+    fn wrap<'f, 'g>(&self, f: &'f mut DynEval<'g>) -> CallerEval<'f, 'g, R> {
+        CallerEval { game: self.game.clone(), f }
+    }
+
+    fn answer(
+        &self,
+        best: Option<usize>,
+        value: f32,
+        player: Option<Player>,
+        depth: u32,
+        nodes: u64,
+        elapsed: std::time::Duration,
+    ) -> SearchAnswer {
+        let best = best.map(|i| {
+            let t = self.game.rules().turns(&self.session.state).swap_remove(i);
+            (t.actions, t.notation)
+        });
+        SearchAnswer { best, value, player, depth, nodes, seconds: elapsed.as_secs_f64() }
+    }
+}
+
+/// A [`DynEval`] as an evaluation of one game's states: each state is handed
+/// over as a fresh standalone state (a session without history).
+struct CallerEval<'f, 'g, R: Rules> {
+    game: Arc<ConfiguredGame<R>>,
+    f: &'f mut DynEval<'g>,
+}
+
+impl<R: Rules> Evaluator<R> for CallerEval<'_, '_, R> {
+    fn evaluate(&mut self, rules: &R, s: &R::State, p: Player) -> std::result::Result<f32, Aborted> {
+        let session = Session::from_state(rules, s.clone(), crate::core::rng_from_seed(0));
+        (self.f)(Box::new(StateBox { game: self.game.clone(), session }), p)
     }
 }
 

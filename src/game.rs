@@ -8,7 +8,7 @@
 //! repetition history or truncation: [`crate::session::Session`] adds those
 //! for every game alike.
 
-use crate::core::{Action, Applied, GameRng, ToAct};
+use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::error::{GameError, Result};
 use std::collections::HashSet;
 
@@ -56,7 +56,8 @@ pub struct Turn<S> {
 /// Methods that take an action assume it is legal (the session checks
 /// legality first), except where they say otherwise.
 pub trait Rules: Send + Sync + Sized + 'static {
-    type State: Clone + Send + Sync + 'static;
+    /// `Eq + Hash`: search keys its transposition table by the state itself.
+    type State: Clone + Eq + std::hash::Hash + Send + Sync + 'static;
 
     fn spec(&self) -> &GameSpec;
 
@@ -167,11 +168,26 @@ pub trait Rules: Send + Sync + Sized + 'static {
         Vec::new()
     }
 
-    /// The same game with explicit chance nodes, when this one samples chance
-    /// inside [`Rules::apply`] (backgammon `chance="sampled"`); `None` when
-    /// every chance event is already an explicit decision or there is none.
-    /// Search uses it to put chance nodes in its tree: states must mean the
-    /// same position under both rules.
+    /// The positions the complete turns from `s` lead to, appended to `out`
+    /// (the states of [`Rules::turns`] without their notation, possibly with
+    /// repeats): what search expands. Games override it with a path that
+    /// builds no strings.
+    fn next_states(&self, s: &Self::State, out: &mut Vec<Self::State>) {
+        out.extend(self.turns(s).into_iter().map(|t| t.state));
+    }
+
+    /// A static estimate of `s` for `player`, in `[-1, 1]` (a won game is
+    /// worth 1): the built-in evaluation of search (docs/search.md gives each
+    /// family's formula). Neutral by default.
+    fn heuristic(&self, _s: &Self::State, _player: Player) -> f32 {
+        0.0
+    }
+
+    /// For a game with chance: the same rules with every chance event an
+    /// explicit decision (expectimax needs the outcomes enumerated), also
+    /// when they already are. `None`: the game has no chance (alpha-beta
+    /// refuses games with chance on this sign). MCTS searches the copy, so states
+    /// must mean the same position under both rules.
     fn explicit_chance(&self) -> Option<Self> {
         None
     }
@@ -224,6 +240,15 @@ pub fn for_each_turn_path<R: Rules>(rules: &R, s: &R::State, f: &mut dyn FnMut(&
             }
             path.pop();
         }
+    }
+}
+
+/// Appends `end` to `out` unless `out[start..]` already holds it: how
+/// [`Rules::next_states`] overrides drop a position reached by several
+/// decision paths (a scan of a few dozen small states beats hashing them).
+pub fn push_distinct<S: PartialEq + Clone>(out: &mut Vec<S>, start: usize, end: &S) {
+    if !out[start..].contains(end) {
+        out.push(end.clone());
     }
 }
 

@@ -5,7 +5,20 @@ from typing import Any, Callable, Optional, Sequence, Union, final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Env", "Game", "MCTS", "SearchResult", "State", "VecEnv", "__version__", "game_info", "games"]
+__all__ = [
+    "Env",
+    "Game",
+    "MCTS",
+    "SearchResult",
+    "State",
+    "VecEnv",
+    "__version__",
+    "alphabeta_search",
+    "expectimax_search",
+    "game_info",
+    "games",
+    "turn_values",
+]
 __version__: str
 
 _Action = Union[int, np.integer[Any]]
@@ -322,3 +335,34 @@ class MCTS:
     def num_threads(self) -> int: ...
     @property
     def seed(self) -> int: ...
+
+def alphabeta_search(
+    state: State,
+    depth: int = 6,
+    time: Optional[float] = None,
+    tt_size: int = 262144,
+    quiescence: bool = True,
+    evaluate: Optional[Callable[[State, int], float]] = None,
+) -> dict[str, Any]:
+    """Alpha-beta over complete turns from ``state`` (games without dice; see
+    docs/search.md). Returns ``move`` (notation, None at a terminal state),
+    ``actions``, ``value`` (for ``player``, the player to move), ``player``,
+    ``depth`` (deepest completed iteration), ``nodes`` and ``seconds``.
+    ``evaluate(state, player) -> float`` replaces the built-in evaluation.
+    Bad options raise ``OptionError``."""
+
+def expectimax_search(
+    state: State,
+    plies: int = 1,
+    filter: int = 8,
+    evaluate: Optional[Callable[[State, int], float]] = None,
+) -> dict[str, Any]:
+    """n-ply expectimax over complete moves and dice rolls from ``state``
+    (docs/search.md); the same result keys as ``alphabeta_search``, ``value``
+    an equity in points for ``player`` (player 0 at a chance node)."""
+
+def turn_values(
+    state: State, evaluate: Optional[Callable[[State, int], float]] = None
+) -> list[tuple[str, float]]:
+    """Every complete move from ``state`` with the value, for the player to
+    move, of the position it leads to (its returns if the game ends there)."""

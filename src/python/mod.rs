@@ -2,6 +2,7 @@
 //! errors. Everything it does is defined by the core.
 
 mod convert;
+mod alphabeta;
 mod env;
 mod errors;
 mod search;
@@ -55,6 +56,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<env::PyEnv>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
     search::register(m)?;
+    alphabeta::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

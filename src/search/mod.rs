@@ -1,17 +1,29 @@
-//! Search over any [`crate::game::Rules`]: the layer between the games and
-//! the agents. No Python here; the bindings in `crate::python` call in.
+//! Search over any [`crate::game::Rules`], for every game alike: the layer
+//! between the games and the agents. No pyo3 here; the bindings in
+//! `crate::python` call in.
 //!
 //! * [`mcts`]: Monte-Carlo tree search (PUCT or Gumbel), chance nodes,
-//!   batched leaf evaluation over many trees ([`mcts::Forest`]).
-//! * [`mcts_dyn`]: the same behind one object-safe surface for the bindings.
+//!   batched leaf evaluation over many trees ([`mcts::Forest`]);
+//!   [`mcts_dyn`]: the same behind one object-safe surface for the bindings.
+//! * [`alphabeta`]: negamax over complete turns for the deterministic games;
+//! * [`expectimax`]: n-ply expectimax over complete moves and dice rolls;
+//! * [`eval`]: what a leaf is worth (the game's built-in heuristic or a
+//!   caller's function), and the state keys of the transposition table.
 //!
-//! Alpha-beta, expectimax and the built-in evaluations (`alphabeta`,
-//! `expectimax`, `eval`) come from the other half of issue 12 and are
-//! declared here when merged.
+//! MCTS works decision by decision; alpha-beta and expectimax on complete
+//! turns ([`crate::game::Rules::next_states`]), so a multi-capture, a huff
+//! then a move, or a roll's four checker moves are one edge. Values are kept
+//! per player, not by depth parity, because the same player may move again
+//! (docs/search.md).
 
+pub mod alphabeta;
+pub mod eval;
+pub mod expectimax;
 pub mod mcts;
 pub mod mcts_dyn;
 mod mcts_random;
 #[cfg(test)]
 mod mcts_tests;
+#[cfg(test)]
+mod tests;
 pub mod tree;

@@ -1,7 +1,7 @@
 //! Random-game invariants every game must satisfy (spec: "Correct first").
 //! Game modules call [`check_random_games`] from their tests.
 
-mod toy;
+pub(crate) mod toy;
 
 use crate::core::{rng_from_seed, Action, Applied, ToAct};
 use crate::game::Rules;

@@ -116,6 +116,9 @@ AGENTS: dict[str, str] = {
     "gnubg": "ludoteca.agents.gnubg:GnubgAgent",
     "pydraughts": "ludoteca.agents.pydraughts:PyDraughtsAgent",
     "mcts": "ludoteca.agents.mcts:MCTSAgent",
+    "greedy": "ludoteca.agents.search:GreedyAgent",
+    "alphabeta": "ludoteca.agents.search:AlphaBetaAgent",
+    "expectimax": "ludoteca.agents.search:ExpectimaxAgent",
 }
 
 

@@ -15,6 +15,7 @@
 mod action;
 pub mod board;
 mod deferred;
+mod eval;
 mod movegen;
 mod notation;
 mod observe;
@@ -109,6 +110,15 @@ impl Rules for Alquerque {
 
     fn piece_counts(&self, s: &State) -> [u32; 2] {
         [s.pieces[0].count_ones(), s.pieces[1].count_ones()]
+    }
+
+    fn next_states(&self, s: &State, out: &mut Vec<State>) {
+        let start = out.len();
+        self.for_each_turn(s, &mut |_, end| crate::game::push_distinct(out, start, end));
+    }
+
+    fn heuristic(&self, s: &State, player: Player) -> f32 {
+        eval::heuristic(self, s, player)
     }
 
     fn board_text(&self, s: &State) -> String {

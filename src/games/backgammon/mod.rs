@@ -10,6 +10,7 @@
 
 pub mod board;
 mod compact;
+pub mod eval;
 pub mod movegen;
 pub mod notation;
 mod observe;
@@ -27,7 +28,7 @@ use crate::game::{GameSpec, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
 use crate::dynamic::{build_with, GameEntry};
 use board::{in_play, CheckerMove, CHECKERS, OFF};
-use movegen::{distinct_moves, for_each_complete, legal_mask, mask_has, mask_is_empty};
+use movegen::{distinct_ends, distinct_moves, for_each_complete, legal_mask, mask_has, mask_is_empty};
 use std::sync::Arc;
 
 pub use board::NUM_ACTIONS;
@@ -241,6 +242,22 @@ impl Rules for Backgammon {
             .collect()
     }
 
+    fn next_states(&self, s: &State, out: &mut Vec<State>) {
+        if s.phase == Phase::Move {
+            let mut ends = Vec::new();
+            distinct_ends(&s.pos(), s.left(), &mut ends);
+            out.extend(ends.iter().map(|end| self.after_move(s, end)));
+        }
+    }
+
+    fn heuristic(&self, s: &State, player: Player) -> f32 {
+        eval::heuristic(s, player)
+    }
+
+    fn explicit_chance(&self) -> Option<Backgammon> {
+        Some(Backgammon::new(self.match_length, true))
+    }
+
     fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<Action>> {
         if s.phase != Phase::Move {
             return Err(self.phase_error(s, text));
@@ -303,10 +320,6 @@ impl Rules for Backgammon {
             _ => {}
         }
         out
-    }
-
-    fn explicit_chance(&self) -> Option<Self> {
-        (!self.explicit).then(|| Backgammon::new(self.match_length, true))
     }
 
     fn write_info(&self, s: &State, out: &mut [i32]) {

@@ -19,7 +19,7 @@ pub enum Phase {
 }
 
 /// A backgammon position with its match context: small, `Copy`, no heap.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Each player's checkers in its own numbering (see [`board`]).
     pub board: [Side; 2],

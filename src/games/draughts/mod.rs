@@ -12,6 +12,7 @@
 
 pub mod action;
 pub mod board;
+pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod observe;
@@ -144,6 +145,18 @@ impl Rules for DraughtsRules {
         // Pieces a force could put back (damas) are still in play.
         let f = s.force.unwrap_or(s.board);
         [s.board.count(0).max(f.count(0)), s.board.count(1).max(f.count(1))]
+    }
+
+    fn next_states(&self, s: &State, out: &mut Vec<State>) {
+        if s.result != ONGOING {
+            return;
+        }
+        let start = out.len();
+        self.for_each_turn(s, &mut |_, end| crate::game::push_distinct(out, start, end));
+    }
+
+    fn heuristic(&self, s: &State, player: Player) -> f32 {
+        eval::heuristic(self, s, player)
     }
 
     fn turns(&self, s: &State) -> Vec<Turn<State>> {

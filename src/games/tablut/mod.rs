@@ -14,6 +14,7 @@
 
 pub mod action;
 pub mod board;
+mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod observe;
@@ -154,6 +155,18 @@ impl Rules for TablutRules {
 
     fn piece_counts(&self, s: &State) -> [u32; 2] {
         s.piece_counts()
+    }
+
+    fn next_states(&self, s: &State, out: &mut Vec<State>) {
+        s.for_each_move(|from, to| {
+            let mut next = *s;
+            next.play(from, to);
+            out.push(next);
+        });
+    }
+
+    fn heuristic(&self, s: &State, player: crate::core::Player) -> f32 {
+        eval::heuristic(s, player)
     }
 
     fn board_text(&self, s: &State) -> String {

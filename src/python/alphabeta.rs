@@ -1,0 +1,159 @@
+//! Bindings of the search layer (`crate::search`): alpha-beta, expectimax and
+//! one-ply turn values from a `State`, with the built-in evaluation (searched
+//! without the GIL) or a Python callable `evaluate(state, player) -> float`
+//! (searched holding it: every leaf is a Python call).
+
+use super::errors::raise;
+use super::state::PyState;
+use super::to_py;
+use crate::core::Player;
+use crate::dynamic::{DynEval, DynState, SearchAnswer};
+use crate::search::eval::Aborted;
+use crate::search::{alphabeta, expectimax};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+fn option_error(message: String) -> PyErr {
+    raise("OptionError", message)
+}
+
+/// Runs `run` with the caller's evaluation, or with none (then without the
+/// GIL). The evaluation's own exception is raised as it is.
+fn with_eval<T: Send>(
+    py: Python<'_>,
+    evaluate: Option<&Bound<'_, PyAny>>,
+    run: impl for<'a, 'b> FnOnce(Option<&'a mut DynEval<'b>>) -> crate::Result<T> + Send,
+) -> PyResult<T> {
+    let Some(callable) = evaluate else {
+        return py.detach(move || run(None)).map_err(to_py);
+    };
+    if !callable.is_callable() {
+        return Err(option_error(format!(
+            "evaluate must be a callable evaluate(state, player) -> float, got {}",
+            callable.get_type().name()?
+        )));
+    }
+    let mut failure: Option<PyErr> = None;
+    let result = {
+        let mut f = |s: Box<dyn DynState>, p: Player| -> Result<f32, Aborted> {
+            let got = Py::new(py, PyState { inner: s })
+                .and_then(|state| callable.call1((state, p as i32)))
+                .and_then(|v| v.extract::<f64>());
+            match got {
+                Ok(v) if v.is_finite() => Ok(v as f32),
+                Ok(v) => {
+                    failure = Some(raise(
+                        "LudotecaValueError",
+                        format!("evaluate(state, player) returned {v}: expected a finite float"),
+                    ));
+                    Err(Aborted)
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    Err(Aborted)
+                }
+            }
+        };
+        let f: &mut DynEval<'_> = &mut f;
+        run(Some(f))
+    };
+    match failure {
+        Some(e) => Err(e),
+        None => result.map_err(to_py),
+    }
+}
+
+fn answer_to_dict<'py>(py: Python<'py>, a: &SearchAnswer) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    match &a.best {
+        Some((actions, notation)) => {
+            d.set_item("move", notation)?;
+            d.set_item("actions", actions.iter().map(|a| a.0 as i64).collect::<Vec<_>>())?;
+        }
+        None => {
+            d.set_item("move", py.None())?;
+            d.set_item("actions", Vec::<i64>::new())?;
+        }
+    }
+    d.set_item("value", a.value)?;
+    d.set_item("player", a.player.map(|p| p as i32))?;
+    d.set_item("depth", a.depth)?;
+    d.set_item("nodes", a.nodes)?;
+    d.set_item("seconds", a.seconds)?;
+    Ok(d)
+}
+
+/// Alpha-beta over complete turns from `state` (docs/search.md).
+#[pyfunction]
+#[pyo3(signature = (state, depth=6, time=None, tt_size=262_144, quiescence=true, evaluate=None))]
+fn alphabeta_search<'py>(
+    py: Python<'py>,
+    state: &PyState,
+    depth: i64,
+    time: Option<f64>,
+    tt_size: i64,
+    quiescence: bool,
+    evaluate: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let max = alphabeta::MAX_DEPTH as i64;
+    if !(1..=max).contains(&depth) {
+        return Err(option_error(format!("depth must be an integer in [1, {max}], got {depth}")));
+    }
+    if let Some(t) = time {
+        if !(t.is_finite() && t > 0.0 && t <= 3600.0) {
+            return Err(option_error(format!("time must be a number of seconds in (0, 3600], got {t}")));
+        }
+    }
+    if !(0..=1 << 24).contains(&tt_size) {
+        return Err(option_error(format!("tt_size must be an integer in [0, 2**24] (entries), got {tt_size}")));
+    }
+    let cfg = alphabeta::Config {
+        depth: depth as u32,
+        time: time.map(std::time::Duration::from_secs_f64),
+        tt_entries: tt_size as usize,
+        quiescence,
+        iterative: true,
+    };
+    let inner = &state.inner;
+    let a = with_eval(py, evaluate.as_ref(), |e| inner.alphabeta(&cfg, e))?;
+    answer_to_dict(py, &a)
+}
+
+/// n-ply expectimax over complete moves and dice rolls from `state` (docs/search.md).
+#[pyfunction]
+#[pyo3(signature = (state, plies=1, filter=8, evaluate=None))]
+fn expectimax_search<'py>(
+    py: Python<'py>,
+    state: &PyState,
+    plies: i64,
+    filter: i64,
+    evaluate: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let max = expectimax::MAX_PLIES as i64;
+    if !(0..=max).contains(&plies) {
+        return Err(option_error(format!("plies must be an integer in [0, {max}], got {plies}")));
+    }
+    if !(0..=1000).contains(&filter) {
+        return Err(option_error(format!("filter must be an integer in [0, 1000] (0 keeps every move), got {filter}")));
+    }
+    let cfg = expectimax::Config { plies: plies as u32, filter: filter as usize };
+    let inner = &state.inner;
+    let a = with_eval(py, evaluate.as_ref(), |e| inner.expectimax(&cfg, e))?;
+    answer_to_dict(py, &a)
+}
+
+/// Every complete turn from `state` with the value, for the player to move,
+/// of the position it leads to (returns if the game ends, else the evaluation).
+#[pyfunction]
+#[pyo3(signature = (state, evaluate=None))]
+fn turn_values(py: Python<'_>, state: &PyState, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<Vec<(String, f32)>> {
+    let inner = &state.inner;
+    with_eval(py, evaluate.as_ref(), |e| inner.turn_values(e))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(alphabeta_search, m)?)?;
+    m.add_function(wrap_pyfunction!(expectimax_search, m)?)?;
+    m.add_function(wrap_pyfunction!(turn_values, m)?)?;
+    Ok(())
+}
