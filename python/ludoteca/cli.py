@@ -200,32 +200,31 @@ def _beside(left: str, right: Sequence[str], gap: int = 4) -> str:
 
 
 class _Record:
-    """Backgammon's move record: both sides' moves in one numbering, one line
-    per pair of turns (``3. X 64: 24/18 13/9    O 31: 8/5 6/5``), restarted
-    at every game of a match."""
+    """Backgammon's move record: both sides' moves in one numbering, X's in
+    the first column and O's in the second (``3. X 64: 24/18 13/9    O 31:
+    8/5 6/5``; when O starts, line 1 has only O's), restarted at every game of
+    a match."""
 
     def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.first: int | None = None
+        self.pairs: list[list[str]] = []
         self.score: tuple[int, int] = (0, 0)
 
     def add(self, state_before: State, move: str) -> None:
         info = state_before.info()
         score = (info["score_p0"], info["score_p1"])
         if score != self.score:
-            self.lines, self.first, self.score = [], None, score
+            self.pairs, self.score = [], score
         player = state_before.current_player
         entry = f"{'XO'[player]} {info['die1']}{info['die2']}: {move}"
-        if self.first is None:
-            self.first = player
-            self.lines.append(f"{1:>3}. " + ("" if player == 0 else " " * 26) + entry)
-        elif player == self.first:
-            self.lines.append(f"{len(self.lines) + 1:>3}. {entry}")
-        else:
-            self.lines[-1] = self.lines[-1].ljust(31) + entry
+        if player == 0 or not self.pairs or self.pairs[-1][1]:
+            self.pairs.append(["", ""])
+        self.pairs[-1][player] = entry
+
+    def lines(self) -> list[str]:
+        return [f"{n:>3}. {x:<26}{o}".rstrip() for n, (x, o) in enumerate(self.pairs, 1)]
 
     def show(self, board: str, last: int = 5) -> str:
-        return _beside(board, self.lines[-last:])
+        return _beside(board, self.lines()[-last:])
 
 
 def _turn_notation(start: State, end: State) -> str:

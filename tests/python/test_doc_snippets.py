@@ -130,6 +130,12 @@ def _run_python(block: Block, tmp_factory: pytest.TempPathFactory) -> None:
         why = _missing(b)
         if why:
             pytest.skip(f"{why} (block {b.id})")
+    if any(re.search(r"^\s*(import|from)\s+(torch|sb3_contrib|stable_baselines3)\b", b.code, re.M) for b in [*earlier, block]):
+        import torch
+
+        # One thread, as examples/train_maskable_ppo.py uses: torch's default
+        # thread pool crawls on a machine whose cores are busy.
+        torch.set_num_threads(1)
     # Earlier blocks of the page first (when this test runs alone).
     for b in earlier:
         if b.id not in _ran:

@@ -54,18 +54,23 @@ fn point(text: &str) -> Option<u8> {
     }
 }
 
-/// The decisions of the turn written `text` in a compact form: `Ok(None)` when
-/// the text is in the strict notation or is no compact move at all (the strict
-/// parser handles it), an error when it is a compact move that is not legal
-/// or is ambiguous.
+/// The decisions of the turn written `text` in a compact form. `Ok(None)`
+/// leaves the text to the strict parser: it is no compact move, or a legal
+/// move in the strict notation, or strict-looking and matching nothing (the
+/// strict parser's error says more, e.g. how many dice the roll plays). An
+/// error when it is a compact move that is not legal or is ambiguous.
 pub fn resolve(s: &State, text: &str) -> Result<Option<Vec<Action>>> {
-    if notation::parse_move(text).is_ok() {
-        return Ok(None);
-    }
     let Some(want) = parse(text) else { return Ok(None) };
+    let strict = notation::parse_move(text).ok();
+    let mut strict_legal = false;
     let mut found: Vec<(super::board::Pos, Vec<CheckerMove>)> = Vec::new();
     let mut legal: Vec<String> = Vec::new();
     for_each_complete(&s.pos(), s.left(), &mut |end, moves| {
+        if let Some(tokens) = &strict {
+            let mut mine: Vec<_> = moves.iter().map(|&m| notation::token(m)).collect();
+            mine.sort_unstable();
+            strict_legal |= &mine == tokens;
+        }
         let written = notation::write_moves(moves);
         if !legal.contains(&written) {
             legal.push(written);
@@ -79,8 +84,12 @@ pub fn resolve(s: &State, text: &str) -> Result<Option<Vec<Action>>> {
             found.push((*end, moves.to_vec()));
         }
     });
+    if strict_legal {
+        return Ok(None);
+    }
     match found.as_slice() {
         [(_, moves)] => Ok(Some(moves.iter().map(|m| m.action()).collect())),
+        [] if strict.is_some() => Ok(None),
         [] => Err(GameError::bad_move(text, format!("not a legal move here; legal moves: {}", legal.join(", ")))),
         several => {
             let spellings: Vec<String> = several.iter().map(|(_, m)| notation::write_moves(m)).collect();

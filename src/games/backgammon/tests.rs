@@ -409,11 +409,11 @@ fn bad_notation_is_rejected() {
     let s = setup(&START_LIST, 0, &OPP_START, 0, (6, 5));
     for (text, want) in [
         ("", "empty move"),
-        ("24/13", "one die"),
-        ("24/18/13", "chained"),
+        ("24/12", "not a legal move"),
+        ("24/18/12", "not a legal move"),
         ("25/20 13/8", "bad token"),
         ("13/18 8/3", "higher to lower"),
-        ("13/off 8/3", "bear off from points 1..6"),
+        ("13/off 8/3", "not a legal move"),
         ("24/18", "plays 2 dice"),
         ("13/7 13/7", "not a legal move"),
         ("pass", "pass automatically"),
@@ -422,6 +422,29 @@ fn bad_notation_is_rejected() {
         let e = r.parse_turn(&s, text).unwrap_err().to_string();
         assert!(e.contains(want), "{text:?}: {e} (wanted {want})");
     }
+}
+
+#[test]
+fn compact_forms_players_type_are_the_strict_moves() {
+    let r = rules();
+    let end = |s: &State, text: &str| {
+        let mut t = *s;
+        for a in r.parse_turn(s, text).unwrap() {
+            r.apply(&mut t, a, &mut rng_from_seed(0));
+        }
+        t
+    };
+    let s = setup(&START_LIST, 0, &OPP_START, 0, (6, 5));
+    for (compact, strict) in [("24/13", "24/18 18/13"), ("24/18/13", "24/18 18/13"), ("13/7 13/8", "13/7 13/8")] {
+        assert_eq!(end(&s, compact), end(&s, strict), "{compact}");
+    }
+    let double = setup(&START_LIST, 0, &OPP_START, 0, (6, 6));
+    assert_eq!(end(&double, "24/18(2) 13/7(2)"), end(&double, "24/18 24/18 13/7 13/7"));
+    // From the bar with 4-1 over an empty 21 and 24: bar/20 either way.
+    let bar = setup(&[(6, 14)], 1, &OPP_START, 0, (4, 1));
+    assert_eq!(end(&bar, "bar/20"), end(&bar, "bar/24 24/20"));
+    let off = setup(&[(6, 2)], 0, &[(24, 2)], 0, (4, 2));
+    assert_eq!(end(&off, "6/off"), end(&off, "6/2 2/off"));
 }
 
 #[test]

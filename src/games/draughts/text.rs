@@ -40,9 +40,9 @@ pub fn board_text(r: &DraughtsRules, s: &State) -> String {
     // Both grids use three columns per file, so that a square's number sits
     // at the same place in the right grid as its piece in the left one.
     let mut out = String::new();
-    for row in 0..size {
-        let cells: Vec<String> = grid[row].iter().map(|c| format!("{c:>2}")).collect();
-        out.push_str(&format!("{:>2} {}    {}\n", size - row, cells.join(" "), numbers[row].join(" ").trim_end()));
+    for (row, (pieces, numbered)) in grid.iter().zip(&numbers).enumerate() {
+        let cells: Vec<String> = pieces.iter().map(|c| format!("{c:>2}")).collect();
+        out.push_str(&format!("{:>2} {}    {}\n", size - row, cells.join(" "), numbered.join(" ").trim_end()));
     }
     let files: Vec<String> = (0..size).map(|c| format!("{:>2}", (b'a' + c as u8) as char)).collect();
     out.push_str(&format!("   {}\n", files.join(" ")));
