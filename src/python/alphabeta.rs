@@ -83,7 +83,12 @@ fn answer_to_dict<'py>(py: Python<'py>, a: &SearchAnswer) -> PyResult<Bound<'py,
     Ok(d)
 }
 
-/// Alpha-beta over complete turns from `state` (docs/search.md).
+/// Alpha-beta over complete turns from ``state`` (games without dice; see
+/// docs/search.md). Returns ``move`` (notation, None at a terminal state),
+/// ``actions``, ``value`` (for ``player``, the player to move), ``player``,
+/// ``depth`` (deepest completed iteration), ``nodes`` and ``seconds``.
+/// ``evaluate(state, player) -> float`` replaces the built-in evaluation.
+/// Bad options raise ``OptionError``.
 #[pyfunction]
 #[pyo3(signature = (state, depth=6, time=None, tt_size=262_144, quiescence=true, evaluate=None))]
 fn alphabeta_search<'py>(
@@ -119,7 +124,9 @@ fn alphabeta_search<'py>(
     answer_to_dict(py, &a)
 }
 
-/// n-ply expectimax over complete moves and dice rolls from `state` (docs/search.md).
+/// n-ply expectimax over complete moves and dice rolls from ``state``
+/// (docs/search.md); the same result keys as ``alphabeta_search``, ``value``
+/// an equity in points for ``player`` (player 0 at a chance node).
 #[pyfunction]
 #[pyo3(signature = (state, plies=1, filter=8, evaluate=None))]
 fn expectimax_search<'py>(
@@ -142,8 +149,8 @@ fn expectimax_search<'py>(
     answer_to_dict(py, &a)
 }
 
-/// Every complete turn from `state` with the value, for the player to move,
-/// of the position it leads to (returns if the game ends, else the evaluation).
+/// Every complete move from ``state`` with the value, for the player to
+/// move, of the position it leads to (its returns if the game ends there).
 #[pyfunction]
 #[pyo3(signature = (state, evaluate=None))]
 fn turn_values(py: Python<'_>, state: &PyState, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<Vec<(String, f32)>> {

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::Arc;
 
-/// What one search of a batch found: arrays with one row per state.
+/// What one ``MCTS.search`` found: one row per state searched.
 #[pyclass(name = "SearchResult", module = "ludoteca._core", frozen)]
 pub struct PySearchResult {
     #[pyo3(get)]
@@ -36,6 +36,14 @@ impl PySearchResult {
     }
 }
 
+/// Monte-Carlo tree search in Rust over many games at once.
+///
+/// ``selection="puct"`` (AlphaZero) or ``"gumbel"`` (Gumbel MuZero: Gumbel-top-k
+/// with sequential halving at the root over ``considered`` actions). Chance
+/// nodes (dice) are in the tree; ``chance="stratified"`` follows the outcome
+/// least visited relative to its probability, ``"sample"`` samples one.
+/// Games with sampled chance are searched through their explicit-chance copy.
+/// Deterministic for ``seed`` whatever ``num_threads``. See ``docs/search.md``.
 #[pyclass(name = "MCTS", module = "ludoteca._core")]
 pub struct PyMcts {
     game: Arc<dyn DynGame>,
@@ -213,13 +221,14 @@ impl PyMcts {
         Ok(PyMcts { game, inner, threads, seed })
     }
 
-    /// Searches every state (a sequence of `State`, or a `VecEnv`: its envs)
-    /// and returns one row per state. `evaluate=None` uses the built-in
-    /// evaluator (uniform prior, one random playout); otherwise
-    /// `evaluate(obs: float32[B, *obs_shape], mask: bool[B, A])` must return
-    /// `(logits: float32[B, A], values: float32[B])`, values for the player
-    /// to decide at each leaf. It is called once per wave with the leaves of
-    /// every tree that needs one.
+    /// Searches every state (one tree each) and returns one row per state.
+    ///
+    /// ``evaluate=None``: the built-in evaluator (uniform prior, one random
+    /// playout in Rust). Otherwise ``evaluate(obs: float32[B, *obs_shape],
+    /// mask: bool[B, A]) -> (logits: float32[B, A], values: float32[B])`` is
+    /// called once per simulation wave with the leaves of every tree that
+    /// needs one; values are for the player to decide at each leaf. A wrong
+    /// answer raises ``SearchError``; an exception in ``evaluate`` propagates.
     #[pyo3(signature = (states, evaluate = None))]
     fn search(&mut self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
         let handles = Self::collect_states(states)?;

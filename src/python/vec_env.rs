@@ -482,8 +482,8 @@ impl PyVecEnv {
     }
 
     /// One uniformly random legal action per env (chance nodes: an outcome
-    /// by its probability), drawn in Rust from each env's own policy
-    /// generator (the one `rollout` uses): int64 array of shape (num_envs,).
+    /// by its probability), from each env's own seeded generator (the one
+    /// ``rollout`` uses); int64, shape (num_envs,).
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         self.idle()?;
         let arr = PyArray1::<i64>::zeros(py, self.batch.num_envs(), false);
@@ -493,7 +493,7 @@ impl PyVecEnv {
     }
 
     /// Bytes the batch holds besides its output arrays (envs, legal-mask
-    /// bitsets, repetition histories; not heap memory inside game states).
+    /// bitsets, repetition tables, buffers; not heap memory inside game states).
     fn memory_bytes(&self) -> PyResult<usize> {
         self.idle()?;
         Ok(self.batch.memory_bytes() + self.final_obs.capacity() * 4 + self.actions.capacity() * 8)
@@ -509,8 +509,7 @@ impl PyVecEnv {
         Ok(PyState { inner: self.batch.state(index as usize) })
     }
 
-    /// The seed of each env: env i's game k is seeded from the k-th seed derived from it,
-    /// exactly as `Env(game_id, seed=env_seeds()[i])` seeds its games.
+    /// The seed of each env (env i's game k uses the k-th seed derived from it).
     fn env_seeds(&self) -> PyResult<Vec<u64>> {
         self.idle()?;
         Ok((0..self.batch.num_envs()).map(|i| self.batch.env_seed(i)).collect())
@@ -579,12 +578,12 @@ impl PyVecEnv {
         format!("VecEnv('{}', num_envs={}, num_threads={})", self.game.entry().id, self.batch.num_envs(), self.batch.threads())
     }
 
-    /// Starts stepping asynchronously (EnvPool-style) and returns at once:
-    /// `actions[j]` goes to env `env_ids[j]` (default: every env, `actions`
-    /// of shape (num_envs,)). The step runs on a background thread over the
-    /// batch's worker threads, exactly as `step(actions, active=...)` would;
-    /// `recv()` returns its results. One send at a time: until `recv` has
-    /// returned every sent env, the other methods refuse.
+    /// Starts stepping asynchronously and returns at once (EnvPool-style):
+    /// ``actions[j]`` goes to env ``env_ids[j]`` (default: every env,
+    /// ``actions`` of shape (num_envs,)). The step runs on a background
+    /// thread exactly as ``step(actions, active=...)`` would; ``recv()``
+    /// returns it. One send at a time: until ``recv`` has returned every
+    /// sent env, the other methods raise ``LudotecaValueError``.
     #[pyo3(signature = (actions, env_ids = None))]
     fn send(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>, env_ids: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         self.idle()?;
@@ -641,11 +640,11 @@ impl PyVecEnv {
         Ok(())
     }
 
-    /// Waits for the last `send` and returns `(obs, rewards, terminated,
-    /// truncated, info)` for the envs it stepped, as `step` returns them, with
-    /// `info["env_id"]` (int64) saying which env each row is. With
-    /// `batch_size`, returns the first `batch_size` sent envs (by id) and
-    /// keeps the rest for the next `recv` calls.
+    /// Waits for the last ``send`` and returns ``(obs, rewards, terminated,
+    /// truncated, info)`` for the sent envs, as ``step`` returns those rows,
+    /// with ``info["env_id"]`` (int64) naming each row; with ``batch_size``,
+    /// the first ``batch_size`` sent envs (by id), keeping the rest for the
+    /// next ``recv`` calls.
     #[pyo3(signature = (batch_size = None))]
     fn recv<'py>(&mut self, py: Python<'py>, batch_size: Option<i64>) -> PyResult<Bound<'py, PyTuple>> {
         if let Some(b) = batch_size {

@@ -337,3 +337,16 @@ def test_docs_arena_python_example_runs():
     assert blocks
     for block in blocks:
         exec(compile(block, "docs/arena.md", "exec"), {})
+
+
+@pytest.mark.parametrize("gid", ["checkers", "international", "backgammon", "tablut", "kharbaga", "damas"])
+def test_arena_game_files_are_game_records_that_replay_to_the_same_end(gid: str) -> None:
+    from ludoteca import records
+    from ludoteca.arena import format_record, play_game
+
+    record = play_game(gid, ["random", "random"], seed=3)
+    assert record["termination"] == "rules"
+    text = format_record(record)
+    (replayed,) = [records.replay_record(r) for r in records.loads(text)]
+    assert replayed.error is None
+    assert replayed.final.to_string() == record["final"]

@@ -15,6 +15,7 @@ from ..errors import (
     EngineRulesError,
     EngineTimeoutError,
     IllegalActionError,
+    LudotecaError,
     LudotecaValueError,
     MoveError,
     OptionError,
@@ -266,10 +267,21 @@ def _error(e: Exception, player: int, position: str, state: State, move: Optiona
 
 
 def format_record(record: Mapping[str, Any]) -> str:
-    """A game record as text: PDN-style tag lines, then one move (or chance event) per line.
+    """A game record as text: the one place the arena's game file format is decided.
 
-    The one place the arena's game file format is decided.
+    A game that ended by the rules is written as ``ludoteca.records`` writes
+    every game (PDN for the draughts family, the same tag-pair form for the
+    others; ``records.replay`` reads it back), with the players and the
+    arena's termination as tags. A game stopped early (a forfeit, a rules
+    disagreement, truncation) keeps the arena's plain form: PDN-style tags,
+    the position string, then one move or chance event per line and the
+    reason, since it has no result the rules decided.
     """
+    if record["termination"] == "rules" and not record.get("error"):
+        try:
+            return _records_text(record)
+        except LudotecaError:
+            pass  # a record the records writer cannot take: the plain form below
     tags = [
         ("Game", record["game"]),
         ("Player0", record["players"][0]),
@@ -288,3 +300,25 @@ def format_record(record: Mapping[str, Any]) -> str:
         lines.append(f"; {record['error'].get('message', '')}")
     lines.append(record["result"])
     return "\n".join(lines) + "\n"
+
+
+def _records_text(record: Mapping[str, Any]) -> str:
+    """``record`` through ``ludoteca.records.write_game`` (chance events back to actions)."""
+    from ..records import format_record as records_format
+    from ..records import write_game
+
+    start = Game(record["game"], **record.get("options", {})).state_from_string(record["start"])
+    state = start.clone()
+    moves: list[Union[str, int]] = []
+    for move in record["moves"]:
+        if state.is_chance_node():
+            a = int(state.string_to_action(move))
+            state.apply_action(a)
+            moves.append(a)
+        else:
+            state.play(move)
+            moves.append(move)
+    tags = {"Event": "ludoteca arena", "Player0": str(record["players"][0]), "Player1": str(record["players"][1])}
+    if record.get("round") is not None:
+        tags["Round"] = str(record["round"])
+    return records_format(write_game(None, start, moves, tags))
