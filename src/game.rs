@@ -192,6 +192,13 @@ pub trait Rules: Send + Sync + Sized + 'static {
         None
     }
 
+    /// Whether [`Rules::apply`] rolls chance itself (backgammon with
+    /// `chance="sampled"`): such rules cannot hold chance nodes in a search
+    /// tree, so search works on [`Rules::explicit_chance`] instead.
+    fn samples_chance(&self) -> bool {
+        false
+    }
+
     /// Writes the integers named by `spec().info_fields`.
     fn write_info(&self, _s: &Self::State, _out: &mut [i32]) {}
 

@@ -216,7 +216,7 @@ impl<R: Rules> Forest<R> {
     /// root found in the previous search's tree of the same index keeps its
     /// subtree. Every root must have a player to decide.
     pub fn set_roots(&mut self, rules: &R, roots: Vec<Root<R::State>>) -> Result<()> {
-        if rules.explicit_chance().is_some() {
+        if rules.samples_chance() {
             return Err(GameError::Invalid(
                 "search needs explicit chance nodes: search the rules' explicit_chance() copy".into(),
             ));

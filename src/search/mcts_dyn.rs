@@ -46,7 +46,7 @@ fn tree_rules<'a, R: Rules>(explicit: &'a Option<R>, game: &'a ConfiguredGame<R>
 /// A search over `game` (`max_turns` is taken from the game's options).
 pub fn new_search<R: Rules>(game: Arc<ConfiguredGame<R>>, mut config: MctsConfig, threads: usize, seed: u64) -> Result<Box<dyn DynMcts>> {
     config.max_turns = game.config.common.max_turns;
-    let explicit = game.config.rules.explicit_chance();
+    let explicit = if game.config.rules.samples_chance() { game.config.rules.explicit_chance() } else { None };
     let forest = Forest::new(config, threads, seed)?;
     Ok(Box::new(Erased { game, explicit, forest }))
 }

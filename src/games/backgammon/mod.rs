@@ -258,6 +258,10 @@ impl Rules for Backgammon {
         Some(Backgammon::new(self.match_length, true))
     }
 
+    fn samples_chance(&self) -> bool {
+        !self.explicit
+    }
+
     fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<Action>> {
         if s.phase != Phase::Move {
             return Err(self.phase_error(s, text));
