@@ -1,7 +1,8 @@
 //! n-ply expectimax over complete moves and chance outcomes (backgammon's 21
 //! rolls), with gnubg's move filter.
 //!
-//! Plies count chance layers, as gnubg counts them: at 0 plies every move is
+//! Plies count chance layers, as gnubg counts them (in a game without chance,
+//! complete turns, so that the search still ends): at 0 plies every move is
 //! judged by the evaluation of the position it leads to (before the
 //! opponent's roll); at `n` plies by the average over the rolls that follow
 //! of the best reply searched at `n - 1` plies. Below the root's choices, a
@@ -53,6 +54,9 @@ pub struct Outcome {
 
 struct Search<'a, R: Rules, E> {
     rules: &'a R,
+    /// Whether the game has dice: then a ply is a roll and a move (gnubg's
+    /// count); without, a ply is one complete turn.
+    chance: bool,
     eval: &'a mut E,
     filter: usize,
     nodes: u64,
@@ -75,6 +79,7 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
                 }
                 Ok(total as f32)
             }
+            ToAct::Player(_) if k == 0 && !self.chance => self.eval.evaluate(self.rules, s, me),
             ToAct::Player(m) => {
                 let mut kids = Vec::new();
                 self.rules.next_states(s, &mut kids);
@@ -100,7 +105,7 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         }
         let mut best = (usize::MAX, f32::NEG_INFINITY);
         for i in order {
-            let v = if k == 0 { shallow[i] } else { self.value(&kids[i], m, k)? };
+            let v = if k == 0 { shallow[i] } else { self.value(&kids[i], m, if self.chance { k } else { k - 1 })? };
             if v > best.1 || best.0 == usize::MAX {
                 best = (i, v);
             }
@@ -115,7 +120,8 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
     let explicit = rules.explicit_chance();
     let r = explicit.as_ref().unwrap_or(rules);
     let plies = cfg.plies.min(MAX_PLIES);
-    let mut search = Search { rules: r, eval, filter: cfg.filter, nodes: 0, rng: crate::core::rng_from_seed(0) };
+    let mut search =
+        Search { rules: r, chance: explicit.is_some(), eval, filter: cfg.filter, nodes: 0, rng: crate::core::rng_from_seed(0) };
     let (best, value, player) = match r.to_act(root) {
         ToAct::Player(m) => {
             let kids: Vec<R::State> = rules.turns(root).into_iter().map(|t| t.state).collect();

@@ -200,3 +200,15 @@ def test_alphabeta_bench_quick_mode_runs() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert "international depth 2" in r.stdout and "russian depth 2" in r.stdout
+
+
+@pytest.mark.parametrize("gid", ["russian", "tablut", "kharbaga"])
+def test_expectimax_on_a_game_without_dice_counts_a_ply_per_turn(gid: str) -> None:
+    # Without chance nodes a ply is one complete turn: the search ends and
+    # answers a legal move (it once recursed without end).
+    from ludoteca.agents import make_agent
+
+    state = ludoteca.Game(gid).new_state(seed=0)
+    for plies in (0, 1, 2):
+        move = make_agent(f"expectimax:plies={plies}", game_id=gid).act(state)
+        assert move in state.legal_moves()
