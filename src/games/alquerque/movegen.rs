@@ -129,6 +129,15 @@ impl Alquerque {
         Maze::new(&self.geo.next, s.pieces[me], s.pieces[1 - me], at, s.kings >> at & 1 != 0)
     }
 
+    /// Deferred mode: calls `f(point, board, situation)` for every piece in
+    /// `movers` that may capture (the capturing piece alone mid-sequence).
+    fn for_each_deferred_mover(&self, s: &State, movers: u128, mut f: impl FnMut(u8, &Maze<'_>, &Situation)) {
+        for from in crate::bits::SetBits(movers) {
+            let from = from as u8;
+            f(from, &self.maze(s, from), &self.situation(s, from));
+        }
+    }
+
     /// Deferred mode: where the sequence of the piece on `at` stands (a new
     /// one at a turn boundary). The origin is only needed to list the turn's
     /// ends; it comes from the jumps made.
@@ -205,19 +214,14 @@ impl Alquerque {
     fn for_each_best_deferred_hop(&self, s: &State, movers: u128, mut f: impl FnMut(u8, &Hop)) -> u32 {
         let mut values: Vec<(u8, Jump, u32)> = Vec::new();
         let mut best = 0u32;
-        let mut bits = movers;
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let maze = self.maze(s, from);
-            let sit = self.situation(s, from);
-            maze.for_each_open_jump(&sit, |j| {
-                let (new, rest) = maze.value(&sit, &j);
+        self.for_each_deferred_mover(s, movers, |from, maze, sit| {
+            maze.for_each_open_jump(sit, |j| {
+                let (new, rest) = maze.value(sit, &j);
                 let v = if new || rest > 0 { new as u32 + rest } else { 0 };
                 best = best.max(v);
                 values.push((from, j, v));
             });
-        }
+        });
         if best > 0 {
             for (from, j, v) in values {
                 if v == best {
@@ -414,28 +418,22 @@ impl Alquerque {
             let mut turns: Vec<(Vec<Action>, State)> = Vec::new();
             let best = self.for_each_best_hop(s, |_, _| {});
             if best > 0 {
-                let me = s.side.index();
-                let movers = if s.mid_turn() { 1u128 << s.capturing } else { s.pieces[me] };
-                let mut bits = movers;
-                while bits != 0 {
-                    let from = bits.trailing_zeros() as u8;
-                    bits &= bits - 1;
-                    let maze = self.maze(s, from);
-                    let sit = self.situation(s, from);
-                    if maze.max_new(&sit) != best {
-                        continue;
+                let movers = if s.mid_turn() { 1u128 << s.capturing } else { s.pieces[s.side.index()] };
+                self.for_each_deferred_mover(s, movers, |from, maze, sit| {
+                    if maze.max_new(sit) != best {
+                        return;
                     }
                     let play = |route: &[Jump]| {
                         let actions: Vec<Action> =
                             route.iter().map(|j| self.encode(s.side, j.from, j.dir, j.steps)).collect();
                         (actions, self.end_of_route(s, from, route))
                     };
-                    maze.for_each_end(&sit, |route| turns.push(play(route)));
+                    maze.for_each_end(sit, |route| turns.push(play(route)));
                     // Every legal first hop starts a listed turn too (a
                     // duplicate end position, which `turns` drops).
                     let mut firsts = Vec::new();
-                    maze.for_each_open_jump(&sit, |j| {
-                        let (new, rest) = maze.value(&sit, &j);
+                    maze.for_each_open_jump(sit, |j| {
+                        let (new, rest) = maze.value(sit, &j);
                         if (new || rest > 0) && new as u32 + rest == best {
                             firsts.push(j);
                         }
@@ -443,12 +441,12 @@ impl Alquerque {
                     for j in firsts {
                         let a = self.encode(s.side, j.from, j.dir, j.steps);
                         if !turns.iter().any(|(path, _)| path[0] == a) {
-                            if let Some(route) = maze.route_starting_with(&sit, &j) {
+                            if let Some(route) = maze.route_starting_with(sit, &j) {
                                 turns.push(play(&route));
                             }
                         }
                     }
-                }
+                });
                 turns.sort_by(|a, b| a.0[0].cmp(&b.0[0]));
                 for (actions, end) in &turns {
                     f(actions, end);
