@@ -82,9 +82,9 @@ def main() -> None:
         return thunk
 
     if args.vec:
-        import ludoteca.sb3
+        from ludoteca.sb3 import make_vec
 
-        venv = ludoteca.sb3.make_vec(args.game, args.n_envs, agent_player=args.agent_player, seed=args.seed,
+        venv = make_vec(args.game, args.n_envs, agent_player=args.agent_player, seed=args.seed,
                                      max_turns=args.max_turns)
     else:
         venv = DummyVecEnv([make_env(i) for i in range(args.n_envs)])

@@ -326,15 +326,20 @@ class MCTS:
         needs one; values are for the player to decide at each leaf. A wrong
         answer raises ``SearchError``; an exception in ``evaluate`` propagates."""
     @property
-    def game(self) -> Game: ...
+    def game(self) -> Game:
+        """The game searched."""
     @property
-    def simulations(self) -> int: ...
+    def simulations(self) -> int:
+        """Simulations per search (per tree)."""
     @property
-    def selection(self) -> str: ...
+    def selection(self) -> str:
+        """``"puct"`` or ``"gumbel"``."""
     @property
-    def num_threads(self) -> int: ...
+    def num_threads(self) -> int:
+        """Threads the trees are searched on."""
     @property
-    def seed(self) -> int: ...
+    def seed(self) -> int:
+        """The seed every search's randomness derives from."""
 
 def alphabeta_search(
     state: State,

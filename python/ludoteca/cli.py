@@ -102,8 +102,12 @@ class _Quit(Exception):
     """The human typed ``quit`` (or the input ended)."""
 
 
-def _agent_player(spec: str, game_id: str, seed: int) -> Player:
-    """Any agent spec (``random``, ``mcts:simulations=800``, ...): see ``ludoteca.agents``."""
+def _agent_player(spec: str, game_id: str, seed: int, rng: random.Random) -> Player:
+    """Any agent spec (``random``, ``mcts:simulations=800``, ...): see
+    ``ludoteca.agents``. ``random`` draws from the game's own ``rng`` (the
+    one that rolls the dice), so a seed replays the same game as before."""
+    if spec == "random":
+        return lambda state: rng.choice(state.legal_moves())
     from .agents import make_agent
 
     return make_agent(spec, game_id=game_id, seed=seed).act
@@ -259,7 +263,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO = sys.stdin) -> 
     state = game.new_state(seed=args.seed)
     rng = random.Random(args.seed)
     players = [
-        _human_player(inp, out) if kind == "human" else _agent_player(kind, args.game, args.seed + seat)
+        _human_player(inp, out) if kind == "human" else _agent_player(kind, args.game, args.seed + seat, rng)
         for seat, kind in enumerate(kinds)
     ]
     record = _Record() if game.family == "backgammon" else None

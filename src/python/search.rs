@@ -17,14 +17,20 @@ use std::sync::Arc;
 /// What one ``MCTS.search`` found: one row per state searched.
 #[pyclass(name = "SearchResult", module = "ludoteca._core", frozen)]
 pub struct PySearchResult {
+    /// The decision to play per state, shape (B,).
     #[pyo3(get)]
     actions: Py<PyArray1<i64>>,
+    /// Root visit counts per action, shape (B, num_actions); 0 at illegal actions.
     #[pyo3(get)]
     visits: Py<PyArray2<i32>>,
+    /// Policy targets for training, shape (B, num_actions): visit
+    /// frequencies (PUCT) or the improved policy softmax(logits + sigma(q)) (Gumbel).
     #[pyo3(get)]
     policy: Py<PyArray2<f32>>,
+    /// The root value per state, from the side of the player to decide there, shape (B,).
     #[pyo3(get)]
     values: Py<PyArray1<f32>>,
+    /// The player to decide at each root, shape (B,).
     #[pyo3(get)]
     players: Py<PyArray1<i32>>,
 }
@@ -276,14 +282,17 @@ impl PyMcts {
         Ok(self.result_arrays(py, &results))
     }
 
+    /// The game searched.
     #[getter]
     fn game(&self) -> PyGame {
         PyGame { inner: self.game.clone() }
     }
+    /// Simulations per search (per tree).
     #[getter]
     fn simulations(&self) -> u32 {
         self.inner.config().simulations
     }
+    /// ``"puct"`` or ``"gumbel"``.
     #[getter]
     fn selection(&self) -> &'static str {
         match self.inner.config().root {
@@ -291,10 +300,12 @@ impl PyMcts {
             RootSelection::Gumbel => "gumbel",
         }
     }
+    /// Threads the trees are searched on.
     #[getter]
     fn num_threads(&self) -> usize {
         self.threads
     }
+    /// The seed every search's randomness derives from.
     #[getter]
     fn seed(&self) -> u64 {
         self.seed

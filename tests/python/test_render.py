@@ -24,9 +24,9 @@ SPEC_POSITIONS = {
     "kharbaga": ["wwwww/wwww/wwwww/wwww/ww1bb/bbbb/bbbbb/bbbb/bbbbb b", "5/4/2w2/4/2W2/1w2/2b2/4/B4 w"],
     "zamma": [
         "wwwwwwwww/wwwwwwwww/wwwwwwwww/wwwwwwwww/wwww1bbbb/bbbbbbbbb/bbbbbbbbb/bbbbbbbbb/bbbbbbbbb b",
-        "9/4W4/9/2w6/9/5b3/9/9/B8 w capture=f4 jumped=e5",
+        "9/4W4/9/2w6/9/5b3/9/9/B8 b",
     ],
-    "backgammon": ["4HPwATDgc/ABMA:AAAAAAAAAAAA", "4HPwATDgc/ABMA:cIkqAAAAAAAA"],
+    "backgammon": ["4HPwATDgc/ABMA:MIElAAAAAAAA", "4HPwATDgc/ABMA:cIkqAAAAAAAA"],
 }
 
 
@@ -83,7 +83,7 @@ def test_every_game_state_renders(game_id: str, tmp_path: Path) -> None:
 
 
 def test_backgammon_decoding() -> None:
-    start = decode("4HPwATDgc/ABMA:cAkAAAAAAAAA")
+    start = decode("4HPwATDgc/ABMA:MIElAAAAAAAA")
     for p in (0, 1):
         assert start.points[p][23] == 2 and start.points[p][12] == 5
         assert start.points[p][7] == 3 and start.points[p][5] == 5

@@ -73,12 +73,15 @@ def hub_engine_class(draughts: Any) -> Any:
 
 
 class Worker:
+    """The engine side of a PyDraughtsAgent: one py-draughts board and engine, driven by JSON messages."""
+
     def __init__(self) -> None:
         self.board: Any = None
         self.engine: Any = None
         self.is_hub = False
 
     def init(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Loads py-draughts and builds the engine the message names (built-in or a Hub engine path)."""
         path = msg.get("path")
         if path:
             sys.path.insert(0, path)
@@ -122,6 +125,7 @@ class Worker:
         return {"ok": True, "version": draughts.__version__, "engine": type(self.engine).__name__}
 
     def new(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Starts a game from the message's position."""
         self.board = self.board_class.from_fen(msg["fen"])
         if canonical(self.board.fen) != canonical(msg["fen"]):
             return {"ok": False, "kind": "position", "error": f"py-draughts read {msg['fen']!r} as {self.board.fen!r}"}
@@ -131,6 +135,7 @@ class Worker:
         return {"ok": True, "fen": self.board.fen}
 
     def push(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Plays a move on the engine's board; an engine refusal is reported, not raised."""
         target = canonical(msg["fen"])
         legal = list(self.board.legal_moves)
         for move in legal:
@@ -141,6 +146,7 @@ class Worker:
         return {"ok": False, "kind": "refused", "legal": [str(m) for m in legal], "fen": self.board.fen}
 
     def go(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Asks the engine for its move within the message's depth or time."""
         before = self.board.fen
         result: dict[str, Any] = {}
 
@@ -174,6 +180,7 @@ class Worker:
         return {"ok": True, "move": str(move), "fen": self.board.fen}
 
     def quit(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Stops the engine (a Hub engine's process too)."""
         quit_engine = getattr(self.engine, "quit", None)
         if callable(quit_engine):
             quit_engine()
@@ -181,6 +188,7 @@ class Worker:
 
 
 def main() -> None:
+    """Serves JSON requests on stdin, one per line, until quit or end of input."""
     channel = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
     sys.stdout = sys.stderr
     worker = Worker()

@@ -20,7 +20,7 @@ import numbers
 import random
 from typing import Any, Callable, Optional
 
-from .._core import State, alphabeta_search, expectimax_search, turn_values
+from .._core import Game, State, alphabeta_search, expectimax_search, turn_values
 from ..errors import OptionError
 from . import BaseAgent, Choice
 
@@ -92,6 +92,8 @@ class AlphaBetaAgent(BaseAgent):
     """
 
     name = "alphabeta"
+    # make_agent passes the game id, so that a game with dice is refused up front.
+    needs_game_id = True
 
     def __init__(
         self,
@@ -101,8 +103,11 @@ class AlphaBetaAgent(BaseAgent):
         quiescence: bool = True,
         tt_size: int = 1 << 18,
         evaluate: Optional[Evaluate] = None,
+        game_id: Optional[str] = None,
     ) -> None:
         super().__init__(seed)
+        if game_id is not None and "chance" in Game(game_id).options:
+            raise OptionError(f"alphabeta searches games without dice; {game_id} has dice: use expectimax")
         if time is not None and (isinstance(time, bool) or not isinstance(time, numbers.Real) or not 0 < time <= 3600):
             raise OptionError(f"alphabeta: time must be a number of seconds in (0, 3600], got {time!r}")
         if depth is None:

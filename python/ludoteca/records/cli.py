@@ -65,7 +65,7 @@ def summarise(file: str, game_id: Optional[str] = None, progress: bool = False) 
 def _progress(games: Iterable[ReplayedGame], total: int, name: str) -> Iterator[ReplayedGame]:
     # tqdm is optional: without it, no bar.
     try:
-        from tqdm import tqdm  # type: ignore[import-untyped]
+        from tqdm import tqdm
     except ImportError:
         yield from games
         return

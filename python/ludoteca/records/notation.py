@@ -111,6 +111,7 @@ class DraughtsCodec(Codec):
         return f"{chr(ord('a') + col)}{self.gt.size - row}"
 
     def from_algebraic(self, name: str) -> int:
+        """The square number of an algebraic name (``c3``) on this board."""
         col = ord(name[0]) - ord("a")
         row = self.gt.size - int(name[1:])
         if not (0 <= col < self.gt.size and 0 <= row < self.gt.size) or (row + col) % 2 == 0:
@@ -164,6 +165,7 @@ class DraughtsCodec(Codec):
         return sep.join(str(s) for s in squares)
 
     def write_square(self, sq: int) -> str:
+        """A square as this game type writes it: algebraic or its number."""
         return self.algebraic(sq) if self.gt.notation == "A" else str(sq)
 
     def write(self, before: State, move: str) -> str:

@@ -19,7 +19,7 @@ shows itself as its SVG picture (``State._repr_svg_``).
     render.save_gif(frames, "game.gif")
 
 The same pictures are available without a ``State``:
-``render.svg("backgammon", "4HPwATDgc/ABMA:cAkAAAAAAAAA")`` (the string is read
+``render.svg("backgammon", "4HPwATDgc/ABMA:MIElAAAAAAAA")`` (the string is read
 by the game's parser with default options: a bad one raises ``PositionError``;
 for a game with other options, pass its ``State``).
 """
