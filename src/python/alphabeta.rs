@@ -3,9 +3,8 @@
 //! without the GIL) or a Python callable `evaluate(state, player) -> float`
 //! (searched holding it: every leaf is a Python call).
 
-use super::errors::raise;
+use super::errors::{raise, to_py};
 use super::state::PyState;
-use super::to_py;
 use crate::core::Player;
 use crate::dynamic::{DynEval, DynState, SearchAnswer};
 use crate::search::eval::Aborted;

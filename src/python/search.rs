@@ -2,9 +2,8 @@
 //! evaluated by a Python callable once per wave (numpy in and out) or by
 //! the built-in random-rollout evaluator. Tree work runs without the GIL.
 
-use super::errors::raise;
+use super::errors::{raise, to_py};
 use super::state::{type_name, PyGame, PyState};
-use super::to_py;
 use crate::batch::default_threads;
 use crate::dynamic::{DynGame, DynState};
 use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};

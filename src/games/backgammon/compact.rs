@@ -12,7 +12,7 @@
 use super::board::{CheckerMove, BAR};
 use super::movegen::for_each_complete;
 use super::notation;
-use super::State;
+use super::state::State;
 use crate::core::Action;
 use crate::error::{GameError, Result};
 

@@ -19,7 +19,7 @@
 
 use super::board::{Pos, Side, BAR, CHECKERS, OFF};
 use super::movegen::distinct_ends;
-use super::{Phase, State};
+use super::state::{Phase, State};
 use crate::core::Player;
 use std::sync::LazyLock;
 
@@ -51,7 +51,7 @@ pub fn heuristic(s: &State, player: Player) -> f32 {
     match s.phase {
         Phase::Over => {
             let winner = s.turn.other();
-            let points = if s.match_length == 1 { super::game_points(&s.board, winner) as f32 } else { 1.0 };
+            let points = if s.match_length == 1 { super::state::game_points(&s.board, winner) as f32 } else { 1.0 };
             if player == winner {
                 points
             } else {
