@@ -41,8 +41,9 @@ pub enum RootSelection {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ChanceSelection {
     /// The outcome least visited relative to its probability: the largest
-    /// `p(o) * (N + 1) - n(o)` (ties to the first outcome). Deterministic;
-    /// after `N` visits every outcome has `p(o) N` visits up to one.
+    /// `p(o) * (N + 1) - n(o)` (ties to a random one of them, from the
+    /// search's seed); after `N` visits every outcome has `p(o) N` visits
+    /// up to one.
     Stratified,
     /// An outcome sampled by its probability.
     Sample,
@@ -675,16 +676,26 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
         let n = &self.tree.nodes[node];
         match config.chance {
             ChanceSelection::Stratified => {
+                // Ties (every outcome of equal probability at a node's first
+                // visit) go to a random one of them: always taking the first
+                // made each new node of a chain of passes (both sides on the
+                // bar, each failing to enter with the same first roll) pick
+                // the same roll, so one simulation descended without end.
                 let total = n.visits as f32 + 1.0;
-                let mut best = (f32::NEG_INFINITY, n.first_child as usize);
+                let (mut best, mut pick, mut ties) = (f32::NEG_INFINITY, n.first_child as usize, 0u32);
                 for i in n.children() {
                     let c = &self.tree.nodes[i];
                     let deficit = c.prior * total - c.visits as f32;
-                    if deficit > best.0 {
-                        best = (deficit, i);
+                    if deficit > best + 1e-6 {
+                        (best, pick, ties) = (deficit, i, 1);
+                    } else if deficit >= best - 1e-6 {
+                        ties += 1;
+                        if self.rng.random_range(0..ties) == 0 {
+                            pick = i;
+                        }
                     }
                 }
-                best.1
+                pick
             }
             ChanceSelection::Sample => {
                 let mut x = self.rng.random::<f32>();

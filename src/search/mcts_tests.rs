@@ -153,6 +153,22 @@ fn stratified_chance_selection_keeps_every_outcome_within_one_visit_of_its_share
 }
 
 #[test]
+fn stratified_chance_selection_ends_a_chain_of_passes_with_both_sides_on_the_bar() {
+    // Both players on the bar, each entering with some rolls only: with
+    // ties broken towards the first outcome, every new chance node chose the
+    // same first roll of highest probability, which entered for neither, and a single
+    // simulation passed back and forth until memory ran out.
+    let g = game("backgammon", &[("chance", OptValue::Str("explicit".into()))]);
+    // X has rolled; after its move both sides may be on the bar (a hit).
+    let s = state(&g, "2xwAoEff8YYAAA:MAEnAAAAAAAA");
+    let mut c = config(400, RootSelection::Puct);
+    c.chance = ChanceSelection::Stratified;
+    let (m, _) = search(&g, &[s.as_ref()], c, 1, 1);
+    let check = m.check_tree(0).unwrap();
+    assert!(check.nodes < 400 * 40, "{check:?}");
+}
+
+#[test]
 fn sampled_chance_selection_visits_outcomes_by_probability() {
     let g = game("backgammon", &[]);
     let s = g.clone().new_state(4);
