@@ -7,7 +7,7 @@ use super::state::{type_name, PyGame, PyState};
 use crate::batch::default_threads;
 use crate::dynamic::{DynGame, DynState};
 use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};
-use crate::search::mcts_dyn::DynMcts;
+use crate::dynamic::DynMcts;
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
