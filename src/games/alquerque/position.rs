@@ -194,6 +194,7 @@ impl Alquerque {
                 )));
             }
         }
+        self.settle(&mut s);
         Ok(s)
     }
 
