@@ -122,11 +122,7 @@ impl Rules for TablutRules {
     }
 
     fn returns(&self, s: &State) -> [f32; 2] {
-        match s.winner() {
-            None => [0.0, 0.0],
-            Some(p) if p.index() == 0 => [1.0, -1.0],
-            Some(_) => [-1.0, 1.0],
-        }
+        crate::core::returns_of(s.outcome())
     }
 
     fn observe(&self, s: &State, out: &mut [f32]) {
