@@ -24,6 +24,9 @@ pub struct GameSpec {
     /// Names of the per-decision integers [`Rules::write_info`] reports
     /// (e.g. tablut's `king_corner_routes`).
     pub info_fields: &'static [&'static str],
+    /// The largest value an observation entry can take (entries are never
+    /// negative): 1 where every plane is 0/1 or a fraction.
+    pub observation_high: f32,
 }
 
 impl GameSpec {

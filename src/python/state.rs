@@ -77,6 +77,12 @@ impl PyGame {
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.inner.spec().observation_shape.iter().copied())
     }
+    /// The largest value an observation entry can take (entries are never
+    /// negative): 1.0 except where a game observes raw counts (backgammon).
+    #[getter]
+    fn observation_high(&self) -> f32 {
+        self.inner.spec().observation_high
+    }
     /// Names of the per-decision integers in ``State.info()`` and env infos.
     #[getter]
     fn info_fields(&self) -> Vec<&'static str> {

@@ -83,6 +83,7 @@ impl TablutRules {
                 observation_shape: vec![PLANES, SIZE, SIZE],
                 offers: true,
                 info_fields: &["king_corner_routes"],
+                observation_high: 1.0,
             },
             repetition_draw,
         }
