@@ -216,9 +216,6 @@ struct Slot<S> {
     policy: GameRng,
     /// Tallies of the current rollout.
     stats: RolloutStats,
-    /// Who acts at the decision last written (a game's `to_act` may search
-    /// for a legal move: asked once per step, not by every reader).
-    to_act: ToAct,
 }
 
 /// N envs of one configured game (it knows no type erasure: see
@@ -298,7 +295,6 @@ impl<R: Rules> Batch<R> {
                     env: Env::new(&game.rules, env_seed),
                     policy: rng_from_seed(env_seed ^ POLICY_SALT),
                     stats: RolloutStats::default(),
-                    to_act: ToAct::Terminal,
                 }
             })
             .collect();
@@ -361,12 +357,11 @@ thread_local! {
 
 impl<S: Clone> Slot<S> {
     /// Writes what the caller sees of the current decision, and keeps its
-    /// mask and who acts. `to_act`: the session's, when the caller has it.
-    fn write_view<R: Rules<State = S>>(&mut self, game: &Configured<R>, to_act: Option<ToAct>, bits: &mut [u64], row: &mut Row<'_>) {
+    /// mask.
+    fn write_view<R: Rules<State = S>>(&mut self, game: &Configured<R>, bits: &mut [u64], row: &mut Row<'_>) {
         let rules = &game.rules;
         let session = &self.env.session;
-        let to_act = to_act.unwrap_or_else(|| session.to_act(rules));
-        self.to_act = to_act;
+        let to_act = session.to_act(rules);
         match &mut row.obs {
             RowObs::F32(obs) => rules.observe(&session.state, obs),
             RowObs::U8(obs) => SCRATCH.with(|scratch| {
@@ -376,7 +371,7 @@ impl<S: Clone> Slot<S> {
                 f32_to_u8(&scratch, obs);
             }),
         }
-        session.legal_mask_at(rules, &game.common, to_act, row.mask);
+        session.legal_mask(rules, &game.common, row.mask);
         pack_mask(row.mask, bits);
         *row.to_act = to_act.code();
         rules.write_info(&session.state, row.info);
@@ -394,17 +389,15 @@ impl<S: Clone> Slot<S> {
         if ended {
             rules.observe(&self.env.session.state, row.fin);
             self.env.next_game(rules);
-            self.write_view(game, None, bits, row);
-        } else {
-            self.write_view(game, Some(step.to_act), bits, row);
         }
+        self.write_view(game, bits, row);
         ended
     }
 
     /// A uniformly random legal action from the env's policy generator
     /// (chance nodes: an outcome by its probability).
     fn random_action<R: Rules<State = S>>(&mut self, rules: &R, bits: &[u64]) -> i64 {
-        if self.to_act == ToAct::Chance {
+        if self.env.session.to_act(rules) == ToAct::Chance {
             let outcomes = rules.chance_outcomes(&self.env.session.state);
             return sample_outcome(&mut self.policy, &outcomes).map_or(0, |a| a.0 as i64);
         }
@@ -453,7 +446,7 @@ impl<R: Rules> Batch<R> {
             row.rewards.fill(0.0);
             *row.term = false;
             *row.trunc = false;
-            env.write_view(game, None, bits, &mut row);
+            env.write_view(game, bits, &mut row);
             false
         });
     }
@@ -510,7 +503,7 @@ impl<R: Rules> Batch<R> {
             row.rewards.fill(0.0);
             *row.term = false;
             *row.trunc = false;
-            env.write_view(game, Some(env.to_act), bits, &mut row);
+            env.write_view(game, bits, &mut row);
             false
         })
     }

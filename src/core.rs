@@ -65,6 +65,40 @@ impl ToAct {
     }
 }
 
+/// Who won a finished game: the one vocabulary of the families' stored
+/// results, the session's verdicts and the returns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win(Player),
+    Draw,
+}
+
+impl Outcome {
+    /// The returns of player 0 and player 1: +1 / -1 for a win, 0 for a draw.
+    #[inline]
+    pub fn returns(self) -> [f32; 2] {
+        match self {
+            Outcome::Win(Player::P0) => [1.0, -1.0],
+            Outcome::Win(Player::P1) => [-1.0, 1.0],
+            Outcome::Draw => [0.0, 0.0],
+        }
+    }
+
+    #[inline]
+    pub fn winner(self) -> Option<Player> {
+        match self {
+            Outcome::Win(p) => Some(p),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+/// The returns of a game that may not be over: zero while it goes on.
+#[inline]
+pub fn returns_of(outcome: Option<Outcome>) -> [f32; 2] {
+    outcome.map_or([0.0; 2], Outcome::returns)
+}
+
 /// One decision: an index into the game's action space `[0, num_actions)`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Action(pub u32);

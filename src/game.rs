@@ -24,6 +24,9 @@ pub struct GameSpec {
     /// Names of the per-decision integers [`Rules::write_info`] reports
     /// (e.g. tablut's `king_corner_routes`).
     pub info_fields: &'static [&'static str],
+    /// The largest value an observation entry can take (entries are never
+    /// negative): 1 where every plane is 0/1 or a fraction.
+    pub observation_high: f32,
 }
 
 impl GameSpec {
@@ -129,12 +132,13 @@ pub trait Rules: Send + Sync + Sized + 'static {
     }
 
     /// Every complete turn, one per distinct resulting position (distinct
-    /// position strings), in the order of their first decision.
+    /// states: `State: Eq + Hash`, no position strings built), in the order
+    /// of their first decision.
     fn turns(&self, s: &Self::State) -> Vec<Turn<Self::State>> {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
         for_each_turn_path(self, s, &mut |actions, end| {
-            if seen.insert(self.to_position(end)) {
+            if seen.insert(end.clone()) {
                 out.push(Turn { actions: actions.to_vec(), notation: self.notation(s, actions), state: end.clone() });
             }
         });
@@ -273,7 +277,8 @@ pub fn default_perft<R: Rules>(rules: &R, s: &R::State, depth: u32) -> u64 {
             for (a, _) in rules.chance_outcomes(s) {
                 let mut next = s.clone();
                 rules.apply(&mut next, a, &mut rng);
-                if seen.insert(rules.to_position(&next)) {
+                if !seen.contains(&next) {
+                    seen.insert(next.clone());
                     total += rules.perft(&next, depth - 1);
                 }
             }

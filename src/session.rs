@@ -3,7 +3,7 @@
 //! offers, illegal-action policies, repetition history and the turn count that
 //! truncation reads.
 
-use crate::core::{derive_seed, Action, Applied, GameRng, Player, ToAct};
+use crate::core::{derive_seed, Action, Applied, GameRng, Outcome, Player, ToAct};
 use crate::error::{GameError, Result};
 use crate::game::Rules;
 use crate::options::Options;
@@ -93,6 +93,16 @@ pub enum Verdict {
     /// Lost by an illegal action (`illegal_action="lose"`, or rule 16).
     Forfeit(Player),
     Repetition,
+}
+
+impl Verdict {
+    /// Who won by this verdict.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            Verdict::Resigned(p) | Verdict::Forfeit(p) => Outcome::Win(p.other()),
+            Verdict::DrawAgreed | Verdict::Repetition => Outcome::Draw,
+        }
+    }
 }
 
 /// The ruling on an action applied under an [`IllegalPolicy`].
@@ -245,22 +255,13 @@ impl<S: Clone> Session<S> {
     }
 
     pub fn returns<R: Rules<State = S>>(&self, rules: &R) -> [f32; 2] {
-        let win = |winner: Player| if winner == Player::P0 { [1.0, -1.0] } else { [-1.0, 1.0] };
         match self.verdict {
-            Some(Verdict::Resigned(p)) | Some(Verdict::Forfeit(p)) => win(p.other()),
-            Some(Verdict::DrawAgreed) | Some(Verdict::Repetition) => [0.0, 0.0],
+            Some(v) => v.outcome().returns(),
             None => rules.returns(&self.state),
         }
     }
 
     pub fn legal_mask<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool]) {
-        self.legal_mask_at(rules, common, self.to_act(rules), mask)
-    }
-
-    /// [`Session::legal_mask`] when the caller already has `to_act` (this
-    /// session's [`Session::to_act`]): batches ask once per step, since a
-    /// game's `to_act` may search for a legal move.
-    pub fn legal_mask_at<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, to_act: ToAct, mask: &mut [bool]) {
         let n = rules.spec().num_actions;
         if self.verdict.is_some() {
             mask.fill(false);
@@ -273,8 +274,7 @@ impl<S: Clone> Session<S> {
             return;
         }
         rules.legal_mask(&self.state, mask);
-        // No verdict and no pending offer: the session's to_act is the rules'.
-        if rules.spec().offers && to_act.player().is_some() {
+        if rules.spec().offers && rules.to_act(&self.state).player().is_some() {
             mask[OfferAction::Resign.action(n).index()] = common.resign;
             mask[OfferAction::OfferDraw.action(n).index()] =
                 common.draw_offers && !matches!(self.offer, Offer::Declined { .. });

@@ -4,9 +4,11 @@ then any circles and any import from a lower layer to a higher one.
     python tools/import_map.py [SRC_DIR]
 
 A module is a file (`games/<family>/<file>` inside families; `python/*` as
-one module per file). Test-only code (`tests.rs`, `reference.rs`, `#[cfg(test)]`
-modules from the line that opens them) is left out: tests may look anywhere.
-The layers are those of docs/architecture.md.
+one module per file). Test-only code (`tests.rs`, `reference.rs`, files
+declared `#[cfg(test)] mod x;`, `#[cfg(test)]` items from the line that opens
+them) is left out: tests may look anywhere. The layers are those of
+docs/architecture.md. Exits with status 1 if there is a circle or an upward
+import (`tests/python/test_import_map.py` runs it).
 """
 
 import re
@@ -19,6 +21,7 @@ LAYERS = [
     {"core", "bits", "text", "error", "options"},
     {"game"},
     {"session"},
+    {"search"},  # generic over Rules: above the session, below the erasure
     {"batch"},
     {"dynamic"},
     {"games"},  # every file under games/ (families order themselves: no circles)
@@ -70,8 +73,26 @@ def production_text(text: str) -> str:
     return "\n".join(out)
 
 
-def main() -> None:
-    files = sorted(p for p in SRC.rglob("*.rs") if p.name not in TEST_FILES and "testing" not in p.parts)
+def test_only_files() -> set[Path]:
+    """The files of modules declared `#[cfg(test)] mod name;`."""
+    out = set()
+    for path in SRC.rglob("*.rs"):
+        lines = path.read_text().splitlines()
+        folder = path.parent if path.name in ("mod.rs", "lib.rs") else path.with_suffix("")
+        for prev, line in zip(lines, lines[1:]):
+            m = re.match(r"\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", line)
+            if m and prev.strip().startswith("#[cfg(test)]"):
+                out |= {folder / f"{m.group(1)}.rs", folder / m.group(1) / "mod.rs"}
+    return out
+
+
+def main() -> int:
+    test_only = test_only_files()
+    files = sorted(
+        p
+        for p in SRC.rglob("*.rs")
+        if p.name not in TEST_FILES and "testing" not in p.parts and p not in test_only
+    )
     mods = {module_of(p): p for p in files}
     graph: dict[str, set[str]] = {}
     for mod, path in mods.items():
@@ -109,6 +130,7 @@ def main() -> None:
     print(f"upward imports: {len(upward)}")
     for a, b in sorted(upward):
         print(f"  {a} -> {b}")
+    return 1 if cycles or upward else 0
 
 
 def resolve(mods: dict[str, Path], segs: list[str]) -> str:
@@ -164,4 +186,4 @@ def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -59,6 +59,10 @@ class Game:
     def observation_shape(self) -> tuple[int, ...]:
         """Shape of one observation."""
     @property
+    def observation_high(self) -> float:
+        """The largest value an observation entry can take (entries are never
+        negative): 1.0 except where a game observes raw counts (backgammon)."""
+    @property
     def info_fields(self) -> list[str]:
         """Names of the per-decision integers in ``State.info()`` and env infos."""
     @property

@@ -20,6 +20,7 @@ import time
 from typing import Any, Callable, Sequence, TextIO, Union
 
 from ._core import Game, State, game_info, games
+from ._chance import sample_chance
 from .arena import cli as arena_cli
 from .errors import LudotecaError
 from .records import cli as records_cli
@@ -301,8 +302,7 @@ def _play_loop(
                 out.write(f"truncated after {game.max_turns} turns\n")
                 return 0
             if state.current_player == -1:
-                actions, probs = zip(*state.chance_outcomes())
-                a = rng.choices(actions, weights=probs)[0]
+                a = sample_chance(state, rng)
                 out.write(f"chance: {state.action_to_string(a)}\n")
                 state.apply_action(a)
                 played.append(a)

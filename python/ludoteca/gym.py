@@ -72,6 +72,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ._core import Env, Game, State, VecEnv, game_info, games
+from ._chance import sample_chance
 from .errors import OptionError
 
 __all__ = [
@@ -101,15 +102,9 @@ OpponentLike = Union[str, Callable[[State], SupportsInt], Opponent]
 AgentPlayer = Union[int, str]
 """``0``, ``1`` or ``"random"`` (drawn at every reset)."""
 
-# Upper bounds of observation entries where a game has values above 1 (its
-# docs page lists the planes): backgammon's raw match score and length.
-_OBS_HIGH = {"backgammon": float(2**15)}
-
-
 def observation_space(game: Game) -> spaces.Box:
     """The ``Box`` of one observation of ``game`` (float32, never negative)."""
-    high = _OBS_HIGH.get(game.id, 1.0)
-    return spaces.Box(low=0.0, high=high, shape=game.observation_shape, dtype=np.float32)
+    return spaces.Box(low=0.0, high=game.observation_high, shape=game.observation_shape, dtype=np.float32)
 
 
 def _check_agent_player(agent_player: AgentPlayer) -> None:
@@ -129,13 +124,6 @@ def _opponent_fn(opponent: OpponentLike) -> Optional[Callable[[State], SupportsI
     if callable(opponent):
         return opponent
     raise OptionError(f"opponent must be \"random\", a callable or an object with act(state), got {type(opponent).__name__}")
-
-
-def _sample_chance(state: State, rng: np.random.Generator) -> int:
-    outcomes = state.chance_outcomes()
-    actions = np.array([a for a, _ in outcomes], dtype=np.int64)
-    probs = np.array([p for _, p in outcomes], dtype=np.float64)
-    return int(rng.choice(actions, p=probs / probs.sum()))
 
 
 class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
@@ -187,7 +175,7 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             if cp == self.agent_player or cp == -2:
                 break
             if cp == -1:
-                a = _sample_chance(self._env.state, self.np_random)
+                a = sample_chance(self._env.state, self.np_random)
             elif self._opponent is None:
                 legal = np.flatnonzero(info["legal_action_mask"])
                 a = int(legal[self.np_random.integers(len(legal))])

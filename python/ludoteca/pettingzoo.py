@@ -48,6 +48,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ._core import Env, Game, State
+from ._chance import sample_chance
 from .errors import OptionError
 from .gym import observation_space
 
@@ -119,9 +120,7 @@ class LudotecaAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]]):  
         rewards = np.zeros(2, dtype=np.float32)
         term = trunc = False
         while int(info["current_player"]) == -1:
-            outcomes = self._env.state.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            a = outcomes[int(self.np_random.choice(len(outcomes), p=probs / probs.sum()))][0]
+            a = sample_chance(self._env.state, self.np_random)
             obs, r, term, trunc, info = self._env.step(a)
             rewards += r
             if term or trunc:

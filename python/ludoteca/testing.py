@@ -10,6 +10,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ._core import Env, Game, State, VecEnv
+from ._chance import sample_chance
 
 __all__ = ["check_state_contract", "check_vecenv_matches_envs", "random_legal_actions"]
 
@@ -34,8 +35,7 @@ def check_state_contract(game_id: str, games: int = 5, max_decisions: int = 400,
                 break
             mask = state.legal_action_mask()
             if state.current_player == -1:
-                actions, probs = zip(*state.chance_outcomes())
-                a = int(rng.choice(actions, p=np.asarray(probs) / sum(probs)))
+                a = sample_chance(state, rng)
             else:
                 a = int(rng.choice(np.flatnonzero(mask)))
             before = state.to_string()

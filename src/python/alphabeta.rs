@@ -3,7 +3,7 @@
 //! without the GIL) or a Python callable `evaluate(state, player) -> float`
 //! (searched holding it: every leaf is a Python call).
 
-use super::errors::{raise, to_py};
+use super::errors::{to_py, LudotecaValueError, OptionError};
 use super::state::PyState;
 use crate::core::Player;
 use crate::dynamic::{DynEval, DynState, SearchAnswer};
@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 fn option_error(message: String) -> PyErr {
-    raise("OptionError", message)
+    OptionError::new_err(message)
 }
 
 /// Runs `run` with the caller's evaluation, or with none (then without the
@@ -41,9 +41,7 @@ fn with_eval<T: Send>(
             match got {
                 Ok(v) if v.is_finite() => Ok(v as f32),
                 Ok(v) => {
-                    failure = Some(raise(
-                        "LudotecaValueError",
-                        format!("evaluate(state, player) returned {v}: expected a finite float"),
+                    failure = Some(LudotecaValueError::new_err(format!("evaluate(state, player) returned {v}: expected a finite float"),
                     ));
                     Err(Aborted)
                 }

@@ -1,7 +1,7 @@
 //! `Env`: one game driven step by step, in the Gymnasium style: a thin
 //! wrapper of the core's one-env contract (`session::Env`, through `DynEnv`).
 
-use super::errors::raise;
+use super::errors::{OptionError};
 use super::state::{action_arg, PyGame, PyState};
 use super::errors::to_py;
 use crate::dynamic::{DynEnv, DynGame};
@@ -69,7 +69,7 @@ impl PyEnv {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         if let Some(o) = options {
             if !o.is_none() {
-                return Err(raise("OptionError", "reset(options=...) is not supported: pass game options to Env()".into()));
+                return Err(OptionError::new_err("reset(options=...) is not supported: pass game options to Env()"));
             }
         }
         self.env.reset(seed);

@@ -3,34 +3,29 @@
 
 use crate::error::GameError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::PyType;
 
-static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-
-/// Raises `ludoteca.errors.<class_name>(message)`.
-pub(crate) fn raise(class_name: &str, message: String) -> PyErr {
-    Python::attach(|py| {
-        let class = ERRORS
-            .get_or_try_init(py, || py.import("ludoteca.errors").map(|m| m.unbind()))
-            .and_then(|m| m.bind(py).getattr(class_name))
-            .and_then(|c| c.cast_into::<PyType>().map_err(PyErr::from));
-        match class {
-            Ok(class) => PyErr::from_type(class, message),
-            Err(_) => pyo3::exceptions::PyValueError::new_err(message),
-        }
-    })
-}
+// The classes are defined in Python (`ludoteca.errors`, where their
+// hierarchy and docstrings live); these are typed handles to them, imported
+// on first use, so that no error is looked up by its class name.
+pyo3::import_exception!(ludoteca.errors, LudotecaValueError);
+pyo3::import_exception!(ludoteca.errors, UnknownGameError);
+pyo3::import_exception!(ludoteca.errors, OptionError);
+pyo3::import_exception!(ludoteca.errors, IllegalActionError);
+pyo3::import_exception!(ludoteca.errors, ActionsError);
+pyo3::import_exception!(ludoteca.errors, PositionError);
+pyo3::import_exception!(ludoteca.errors, MoveError);
+pyo3::import_exception!(ludoteca.errors, GameOverError);
+pyo3::import_exception!(ludoteca.errors, SearchError);
 
 pub(crate) fn to_py(e: GameError) -> PyErr {
-    let class = match &e {
-        GameError::UnknownGame { .. } => "UnknownGameError",
-        GameError::UnknownOption { .. } | GameError::BadOption { .. } => "OptionError",
-        GameError::ActionOutOfRange { .. } | GameError::IllegalAction { .. } => "IllegalActionError",
-        GameError::GameOver { .. } | GameError::EpisodeOver => "GameOverError",
-        GameError::BadPosition { .. } => "PositionError",
-        GameError::BadMove { .. } => "MoveError",
-        GameError::Invalid(_) => "LudotecaValueError",
-    };
-    raise(class, e.to_string())
+    let message = e.to_string();
+    match &e {
+        GameError::UnknownGame { .. } => UnknownGameError::new_err(message),
+        GameError::UnknownOption { .. } | GameError::BadOption { .. } => OptionError::new_err(message),
+        GameError::ActionOutOfRange { .. } | GameError::IllegalAction { .. } => IllegalActionError::new_err(message),
+        GameError::GameOver { .. } | GameError::EpisodeOver => GameOverError::new_err(message),
+        GameError::BadPosition { .. } => PositionError::new_err(message),
+        GameError::BadMove { .. } => MoveError::new_err(message),
+        GameError::Invalid(_) => LudotecaValueError::new_err(message),
+    }
 }

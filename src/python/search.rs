@@ -2,12 +2,12 @@
 //! evaluated by a Python callable once per wave (numpy in and out) or by
 //! the built-in random-rollout evaluator. Tree work runs without the GIL.
 
-use super::errors::{raise, to_py};
+use super::errors::{to_py, LudotecaValueError, OptionError, SearchError};
 use super::state::{type_name, PyGame, PyState};
 use crate::batch::default_threads;
 use crate::dynamic::{DynGame, DynState};
 use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};
-use crate::search::mcts_dyn::DynMcts;
+use crate::dynamic::DynMcts;
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -61,7 +61,7 @@ fn parse_root(text: &str) -> PyResult<RootSelection> {
     match text {
         "puct" => Ok(RootSelection::Puct),
         "gumbel" => Ok(RootSelection::Gumbel),
-        other => Err(raise("OptionError", format!("selection must be 'puct' or 'gumbel', got {other:?}"))),
+        other => Err(OptionError::new_err(format!("selection must be 'puct' or 'gumbel', got {other:?}"))),
     }
 }
 
@@ -69,7 +69,7 @@ fn parse_chance(text: &str) -> PyResult<ChanceSelection> {
     match text {
         "stratified" => Ok(ChanceSelection::Stratified),
         "sample" => Ok(ChanceSelection::Sample),
-        other => Err(raise("OptionError", format!("chance must be 'stratified' or 'sample', got {other:?}"))),
+        other => Err(OptionError::new_err(format!("chance must be 'stratified' or 'sample', got {other:?}"))),
     }
 }
 
@@ -80,7 +80,7 @@ fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Arc<dyn DynGame>> {
     if let Ok(id) = game.extract::<String>() {
         return PyGame::make(&id, None);
     }
-    Err(raise("LudotecaValueError", format!("game must be a Game or a game id, got {}", type_name(game))))
+    Err(LudotecaValueError::new_err(format!("game must be a Game or a game id, got {}", type_name(game))))
 }
 
 impl PyMcts {
@@ -93,12 +93,12 @@ impl PyMcts {
                 .collect();
         }
         let seq = states.try_iter().map_err(|_| {
-            raise("LudotecaValueError", format!("states must be a sequence of State or a VecEnv, got {}", type_name(states)))
+            LudotecaValueError::new_err(format!("states must be a sequence of State or a VecEnv, got {}", type_name(states)))
         })?;
         seq.map(|item| {
             let item = item?;
             item.extract::<Py<PyState>>().map_err(|_| {
-                raise("LudotecaValueError", format!("states must contain State objects, got {}", type_name(&item)))
+                LudotecaValueError::new_err(format!("states must contain State objects, got {}", type_name(&item)))
             })
         })
         .collect()
@@ -138,9 +138,7 @@ impl PyMcts {
         let a = self.game.spec().num_actions;
         let out = evaluate.call1((obs, mask))?;
         let bad = |what: String| {
-            raise(
-                "SearchError",
-                format!("evaluate(obs, mask) must return (logits: float32[{n}, {a}], values: float32[{n}]); {what}"),
+            SearchError::new_err(format!("evaluate(obs, mask) must return (logits: float32[{n}, {a}], values: float32[{n}]); {what}"),
             )
         };
         let pair = out.cast::<PyTuple>().map_err(|_| bad(format!("got {}", type_name(&out))))?;
@@ -196,7 +194,7 @@ impl PyMcts {
         let game = game_arg(game)?;
         let count = |name: &str, v: i64| -> PyResult<u32> {
             u32::try_from(v).ok().filter(|&x| x >= 1).ok_or_else(|| {
-                raise("OptionError", format!("search option {name}: expected an integer >= 1, got {v}"))
+                OptionError::new_err(format!("search option {name}: expected an integer >= 1, got {v}"))
             })
         };
         let config = MctsConfig {
@@ -217,10 +215,10 @@ impl PyMcts {
         let threads = match num_threads {
             None => default_threads(),
             Some(t) if (1..=1024).contains(&t) => t as usize,
-            Some(t) => return Err(raise("OptionError", format!("num_threads must be in [1, 1024], got {t}"))),
+            Some(t) => return Err(OptionError::new_err(format!("num_threads must be in [1, 1024], got {t}"))),
         };
         let inner = game.clone().new_mcts(config, threads, seed).map_err(|e| match e {
-            crate::error::GameError::Invalid(m) => raise("OptionError", m),
+            crate::error::GameError::Invalid(m) => OptionError::new_err(m),
             e => to_py(e),
         })?;
         Ok(PyMcts { game, inner, threads, seed })
@@ -238,7 +236,7 @@ impl PyMcts {
     fn search(&mut self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
         let handles = Self::collect_states(states)?;
         if handles.is_empty() {
-            return Err(raise("LudotecaValueError", "states must hold at least one State".into()));
+            return Err(LudotecaValueError::new_err("states must hold at least one State"));
         }
         let borrowed: Vec<PyRef<'_, PyState>> = handles.iter().map(|h| h.borrow(py)).collect();
         let refs: Vec<&dyn DynState> = borrowed.iter().map(|s| s.inner.as_ref()).collect();
@@ -250,7 +248,7 @@ impl PyMcts {
             None => py.detach(|| inner.search_rollouts()),
             Some(evaluate) => {
                 if !evaluate.is_callable() {
-                    return Err(raise("LudotecaValueError", format!("evaluate must be callable, got {}", type_name(&evaluate))));
+                    return Err(LudotecaValueError::new_err(format!("evaluate must be callable, got {}", type_name(&evaluate))));
                 }
                 let spec = self.inner.spec().clone();
                 loop {
@@ -273,7 +271,7 @@ impl PyMcts {
                     }
                     let (logits, values) = self.call_evaluate(py, &evaluate, n, obs, mask)?;
                     let inner = &mut self.inner;
-                    py.detach(|| inner.expand(&logits, &values)).map_err(|e| raise("SearchError", e.to_string()))?;
+                    py.detach(|| inner.expand(&logits, &values)).map_err(|e| SearchError::new_err(e.to_string()))?;
                 }
             }
         }

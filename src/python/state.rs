@@ -1,6 +1,6 @@
 //! `Game` and `State`.
 
-use super::errors::raise;
+use super::errors::{IllegalActionError, LudotecaValueError};
 use super::convert::{opt_to_py, options_from_kwargs};
 use super::errors::to_py;
 use crate::dynamic::{DynGame, DynState};
@@ -13,10 +13,10 @@ use std::sync::Arc;
 /// Extracts an action: any Python or numpy integer (not bool, not float).
 pub(crate) fn action_arg(a: &Bound<'_, PyAny>) -> PyResult<i64> {
     if a.is_instance_of::<pyo3::types::PyBool>() || a.is_instance_of::<pyo3::types::PyFloat>() {
-        return Err(raise("IllegalActionError", format!("action must be an integer, got {}", type_name(a))));
+        return Err(IllegalActionError::new_err(format!("action must be an integer, got {}", type_name(a))));
     }
     a.extract::<i64>()
-        .map_err(|_| raise("IllegalActionError", format!("action must be an integer, got {}", type_name(a))))
+        .map_err(|_| IllegalActionError::new_err(format!("action must be an integer, got {}", type_name(a))))
 }
 
 pub(crate) fn type_name(a: &Bound<'_, PyAny>) -> String {
@@ -76,6 +76,12 @@ impl PyGame {
     #[getter]
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.inner.spec().observation_shape.iter().copied())
+    }
+    /// The largest value an observation entry can take (entries are never
+    /// negative): 1.0 except where a game observes raw counts (backgammon).
+    #[getter]
+    fn observation_high(&self) -> f32 {
+        self.inner.spec().observation_high
     }
     /// Names of the per-decision integers in ``State.info()`` and env infos.
     #[getter]
@@ -270,7 +276,7 @@ impl PyState {
     /// Leaves of the tree of complete turns (distinct positions) to ``depth``.
     fn perft(&self, py: Python<'_>, depth: i64) -> PyResult<u64> {
         if !(0..=64).contains(&depth) {
-            return Err(raise("LudotecaValueError", format!("perft depth must be an integer in [0, 64], got {depth}")));
+            return Err(LudotecaValueError::new_err(format!("perft depth must be an integer in [0, 64], got {depth}")));
         }
         let state = self.inner.clone_box();
         py.detach(move || state.perft(depth as u32)).map_err(to_py)

@@ -1,6 +1,6 @@
 //! `VecEnv`: N games stepped by one call, in Rust, in parallel, without the GIL.
 
-use super::errors::raise;
+use super::errors::{ActionsError, IllegalActionError, LudotecaValueError, OptionError};
 use super::state::{type_name, PyGame, PyState};
 use super::errors::to_py;
 use super::vec_env_async::{busy, InFlight, RawOut, Ready};
@@ -208,7 +208,7 @@ impl PyVecEnv {
         }
         let np = py.import("numpy")?;
         let arr = np.call_method1("asarray", (actions,)).map_err(|_| {
-            raise("ActionsError", format!("actions must be an integer array of shape ({n},), got {}", type_name(actions)))
+            ActionsError::new_err(format!("actions must be an integer array of shape ({n},), got {}", type_name(actions)))
         })?;
         let dtype = arr.getattr("dtype")?;
         let kind: String = dtype.getattr("kind")?.extract()?;
@@ -216,9 +216,7 @@ impl PyVecEnv {
         if !(kind == "i" || kind == "u") || shape != [n] {
             let shape_s = format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "));
             let shape_s = if shape.len() == 1 { shape_s.replace(')', ",)") } else { shape_s };
-            return Err(raise(
-                "ActionsError",
-                format!("actions must be an integer array of shape ({n},), got {} {shape_s}", dtype.str()?),
+            return Err(ActionsError::new_err(format!("actions must be an integer array of shape ({n},), got {} {shape_s}", dtype.str()?),
             ));
         }
         let arr = arr.call_method1("astype", ("int64",))?;
@@ -232,7 +230,7 @@ impl PyVecEnv {
     /// Reads `env_ids` for `send`: distinct integers in [0, num_envs).
     fn read_env_ids(&self, py: Python<'_>, ids: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
         let n = self.batch.num_envs();
-        let bad = || raise("ActionsError", format!("env_ids must be distinct integers in [0, {n}), got {}", type_name(ids)));
+        let bad = || ActionsError::new_err(format!("env_ids must be distinct integers in [0, {n}), got {}", type_name(ids)));
         let arr = py.import("numpy")?.call_method1("asarray", (ids,)).map_err(|_| bad())?;
         let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
         if !(kind == "i" || kind == "u") || arr.getattr("ndim")?.extract::<usize>()? != 1 {
@@ -242,7 +240,7 @@ impl PyVecEnv {
         let mut seen = vec![false; n];
         for &i in &ids {
             if !(0..n as i64).contains(&i) || std::mem::replace(&mut seen[i as usize], true) {
-                return Err(raise("ActionsError", format!("env_ids must be distinct integers in [0, {n}), got {ids:?}")));
+                return Err(ActionsError::new_err(format!("env_ids must be distinct integers in [0, {n}), got {ids:?}")));
             }
         }
         Ok(ids)
@@ -252,7 +250,7 @@ impl PyVecEnv {
     fn read_active(&self, py: Python<'_>, active: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
         let n = self.batch.num_envs();
         let arr = py.import("numpy")?.call_method1("asarray", (active,)).map_err(|_| {
-            raise("ActionsError", format!("active must be a bool array of shape ({n},), got {}", type_name(active)))
+            ActionsError::new_err(format!("active must be a bool array of shape ({n},), got {}", type_name(active)))
         })?;
         let dtype = arr.getattr("dtype")?;
         let kind: String = dtype.getattr("kind")?.extract()?;
@@ -260,9 +258,7 @@ impl PyVecEnv {
         if kind != "b" || shape != [n] {
             let dims = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
             let comma = if shape.len() == 1 { "," } else { "" };
-            return Err(raise(
-                "ActionsError",
-                format!("active must be a bool array of shape ({n},), got {} ({dims}{comma})", dtype.str()?),
+            return Err(ActionsError::new_err(format!("active must be a bool array of shape ({n},), got {} ({dims}{comma})", dtype.str()?),
             ));
         }
         let arr = arr.cast::<PyArray1<bool>>()?;
@@ -351,13 +347,13 @@ impl PyVecEnv {
     ) -> PyResult<Self> {
         let game = PyGame::make(game_id, options)?;
         if !(1..=1 << 24).contains(&num_envs) {
-            return Err(raise("OptionError", format!("num_envs must be an integer in [1, 16777216], got {num_envs}")));
+            return Err(OptionError::new_err(format!("num_envs must be an integer in [1, 16777216], got {num_envs}")));
         }
         let dtype = match obs_dtype {
             "float32" => ObsDtype::F32,
             "uint8" => ObsDtype::U8,
             other => {
-                return Err(raise("OptionError", format!("obs_dtype must be \"float32\" or \"uint8\", got {other:?}")))
+                return Err(OptionError::new_err(format!("obs_dtype must be \"float32\" or \"uint8\", got {other:?}")))
             }
         };
         let n = num_envs as usize;
@@ -365,7 +361,7 @@ impl PyVecEnv {
         let threads = match num_threads {
             None => default_threads(),
             Some(t) if t >= 1 && t <= 1024 => t as usize,
-            Some(t) => return Err(raise("OptionError", format!("num_threads must be None or an integer in [1, 1024], got {t}"))),
+            Some(t) => return Err(OptionError::new_err(format!("num_threads must be None or an integer in [1, 1024], got {t}"))),
         };
         batch.set_threads(threads).map_err(to_py)?;
         let mut dims = vec![n];
@@ -404,7 +400,7 @@ impl PyVecEnv {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         self.idle()?;
         if options.is_some_and(|o| !o.is_none()) {
-            return Err(raise("OptionError", "reset(options=...) is not supported: pass game options to VecEnv()".into()));
+            return Err(OptionError::new_err("reset(options=...) is not supported: pass game options to VecEnv()"));
         }
         if let Some(s) = seed {
             self.seed = s;
@@ -437,7 +433,7 @@ impl PyVecEnv {
         };
         self.batch
             .validate_active(&self.actions, active.as_deref())
-            .map_err(|e| raise("IllegalActionError", e.to_string()))?;
+            .map_err(|e| IllegalActionError::new_err(e.to_string()))?;
         self.clear_final_rows(py);
         let arrays = self.arrays_for_call(py);
         let actions = std::mem::take(&mut self.actions);
@@ -458,10 +454,10 @@ impl PyVecEnv {
     fn rollout<'py>(&mut self, py: Python<'py>, steps: i64, policy: &str) -> PyResult<Bound<'py, PyDict>> {
         self.idle()?;
         if policy != "random" {
-            return Err(raise("OptionError", format!("policy must be \"random\", got {policy:?}")));
+            return Err(OptionError::new_err(format!("policy must be \"random\", got {policy:?}")));
         }
         if steps < 0 {
-            return Err(raise("LudotecaValueError", format!("steps must be a non-negative integer, got {steps}")));
+            return Err(LudotecaValueError::new_err(format!("steps must be a non-negative integer, got {steps}")));
         }
         self.clear_final_rows(py);
         let arrays = self.reused_arrays(py);
@@ -504,7 +500,7 @@ impl PyVecEnv {
         self.idle()?;
         let n = self.batch.num_envs() as i64;
         if !(0..n).contains(&index) {
-            return Err(raise("LudotecaValueError", format!("env index must be in [0, {n}), got {index}")));
+            return Err(LudotecaValueError::new_err(format!("env index must be in [0, {n}), got {index}")));
         }
         Ok(PyState { inner: self.batch.state(index as usize) })
     }
@@ -543,7 +539,7 @@ impl PyVecEnv {
     fn set_num_threads(&mut self, threads: i64) -> PyResult<()> {
         self.idle()?;
         if !(1..=1024).contains(&threads) {
-            return Err(raise("OptionError", format!("num_threads must be an integer in [1, 1024], got {threads}")));
+            return Err(OptionError::new_err(format!("num_threads must be an integer in [1, 1024], got {threads}")));
         }
         self.batch.set_threads(threads as usize).map_err(to_py)
     }
@@ -595,9 +591,7 @@ impl PyVecEnv {
                 let given = np.call_method1("asarray", (actions,))?;
                 let shape: Vec<usize> = given.getattr("shape")?.extract()?;
                 if shape != [ids.len()] {
-                    return Err(raise(
-                        "ActionsError",
-                        format!("actions must have one entry per env id: shape ({},), got {shape:?}", ids.len()),
+                    return Err(ActionsError::new_err(format!("actions must have one entry per env id: shape ({},), got {shape:?}", ids.len()),
                     ));
                 }
                 let full = np.call_method1("zeros", (n, given.getattr("dtype")?))?;
@@ -613,7 +607,7 @@ impl PyVecEnv {
         self.read_actions(py, &actions)?;
         self.batch
             .validate_active(&self.actions, Some(&active))
-            .map_err(|e| raise("IllegalActionError", e.to_string()))?;
+            .map_err(|e| IllegalActionError::new_err(e.to_string()))?;
         let arrays = self.fresh_arrays(py);
         // SAFETY: fresh C-contiguous arrays, kept alive in `self.inflight`
         // and not handed to Python before `recv` joins the thread.
@@ -649,12 +643,12 @@ impl PyVecEnv {
     fn recv<'py>(&mut self, py: Python<'py>, batch_size: Option<i64>) -> PyResult<Bound<'py, PyTuple>> {
         if let Some(b) = batch_size {
             if b < 1 {
-                return Err(raise("OptionError", format!("batch_size must be None or a positive integer, got {b}")));
+                return Err(OptionError::new_err(format!("batch_size must be None or a positive integer, got {b}")));
             }
         }
         if self.ready.is_none() {
             let (mut flight, arrays) =
-                self.inflight.take().ok_or_else(|| raise("LudotecaValueError", "recv() needs a send() first".into()))?;
+                self.inflight.take().ok_or_else(|| LudotecaValueError::new_err("recv() needs a send() first"))?;
             let (ended, final_obs) = flight.join(py)?;
             self.clear_final_rows(py);
             match &self.final_arr {

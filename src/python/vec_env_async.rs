@@ -8,7 +8,7 @@
 //! method that touches it refuses with an error until `recv` (the
 //! [`InFlight`] guard), and dropping the `VecEnv` waits for the thread.
 
-use super::errors::raise;
+use super::errors::{LudotecaValueError};
 use crate::batch::{BatchOut, ObsOut};
 use crate::dynamic::DynBatch;
 use numpy::PyArray1;
@@ -130,7 +130,7 @@ impl InFlight {
     /// Waits for the thread (the GIL released); returns how many games ended
     /// and the final observations of those games (rows of other envs are 0).
     pub(super) fn join(&mut self, py: Python<'_>) -> PyResult<(usize, Vec<f32>)> {
-        let handle = self.handle.take().ok_or_else(|| raise("LudotecaValueError", "this send was already received".into()))?;
+        let handle = self.handle.take().ok_or_else(|| LudotecaValueError::new_err("this send was already received"))?;
         py.detach(move || handle.join())
             .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("the VecEnv stepping thread panicked"))
     }
@@ -145,9 +145,8 @@ impl InFlight {
 
 /// The refusal every batch method gives while a send is in flight.
 pub(super) fn busy() -> PyErr {
-    raise(
-        "LudotecaValueError",
-        "this VecEnv is stepping a send(): call recv() (until it has returned every sent env) before using it".into(),
+    LudotecaValueError::new_err(
+        "this VecEnv is stepping a send(): call recv() (until it has returned every sent env) before using it",
     )
 }
 

@@ -2,7 +2,7 @@
 //! the bindings use it), tree invariants, chance selection, determinism.
 
 use super::mcts::{halving_sequence, ChanceSelection, Forest, MctsConfig, RootSelection, SearchResult};
-use super::mcts_dyn::DynMcts;
+use crate::dynamic::DynMcts;
 use crate::core::{Applied, ToAct};
 use crate::dynamic::{DynGame, DynState};
 use crate::options::OptValue;

@@ -3,8 +3,9 @@
 //! `crate::python` call in.
 //!
 //! * [`mcts`]: Monte-Carlo tree search (PUCT or Gumbel), chance nodes,
-//!   batched leaf evaluation over many trees ([`mcts::Forest`]);
-//!   [`mcts_dyn`]: the same behind one object-safe surface for the bindings.
+//!   batched leaf evaluation over many trees ([`mcts::Forest`]; the same
+//!   behind one object-safe surface for the bindings is
+//!   `crate::dynamic::mcts`, the type-erasure layer above this one).
 //! * [`alphabeta`]: negamax over complete turns for the deterministic games;
 //! * [`expectimax`]: n-ply expectimax over complete moves and dice rolls;
 //! * [`eval`]: what a leaf is worth (the game's built-in heuristic or a
@@ -20,7 +21,6 @@ pub mod alphabeta;
 pub mod eval;
 pub mod expectimax;
 pub mod mcts;
-pub mod mcts_dyn;
 mod mcts_random;
 #[cfg(test)]
 mod mcts_tests;

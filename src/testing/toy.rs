@@ -22,7 +22,7 @@ pub struct PileRules {
 impl PileRules {
     pub fn new(start: u8) -> Self {
         PileRules {
-            spec: GameSpec { num_actions: 7, observation_shape: vec![2], offers: true, info_fields: &["left"] },
+            spec: GameSpec { num_actions: 7, observation_shape: vec![2], offers: true, info_fields: &["left"], observation_high: 1.0 },
             start,
             strikes: 1,
             repetition: true,

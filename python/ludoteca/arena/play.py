@@ -8,6 +8,7 @@ import time
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from .._core import Game, State
+from .._chance import sample_chance
 from ..agents import Agent, Choice, make_agent
 from ..errors import (
     EngineCrashError,
@@ -47,13 +48,6 @@ def arena_game(game: GameLike, options: Optional[Mapping[str, Any]] = None) -> G
     return Game(game_id, **opts)
 
 
-def _sample_chance(state: State, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    actions = [a for a, _ in outcomes]
-    weights = [p for _, p in outcomes]
-    return int(rng.choices(actions, weights=weights)[0])
-
-
 def make_openings(game: Game, count: int, plies: int, seed: int = 0) -> list[str]:
     """``count`` opening positions: the initial position of seed ``seed + i`` after ``plies``
     uniformly random complete turns (chance sampled). Openings that end the game are drawn again."""
@@ -67,7 +61,7 @@ def make_openings(game: Game, count: int, plies: int, seed: int = 0) -> list[str
         turns = 0
         while turns < plies and not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(_sample_chance(state, rng))
+                state.apply_action(sample_chance(state, rng))
                 continue
             state.play(rng.choice(state.legal_moves()))
             turns += 1
@@ -182,7 +176,7 @@ def play_game(
     decisions: list[str] = []
     while not state.is_terminal():
         if state.is_chance_node():
-            a = _sample_chance(state, rng)
+            a = sample_chance(state, rng)
             moves.append(state.action_to_string(a))
             state.apply_action(a)
             continue

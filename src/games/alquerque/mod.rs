@@ -29,7 +29,7 @@ pub use observe::PLANES;
 pub use rules::{Alquerque, Board};
 pub use state::{Removal, State};
 
-use crate::core::{splitmix64, Action, Applied, GameRng, Player, ToAct};
+use crate::core::{returns_of, splitmix64, Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::{build_with, GameEntry};
 use crate::error::Result;
 use crate::game::{GameSpec, Rules, Turn};
@@ -52,11 +52,10 @@ impl Rules for Alquerque {
     }
 
     fn to_act(&self, s: &State) -> ToAct {
-        // Spec, end of game: no pieces or no legal move on one's turn loses.
-        if s.mid_turn() || (s.pieces[s.side.index()] != 0 && self.has_move(s)) {
-            ToAct::Player(s.side)
-        } else {
+        if s.outcome.is_some() {
             ToAct::Terminal
+        } else {
+            ToAct::Player(s.side)
         }
     }
 
@@ -79,13 +78,7 @@ impl Rules for Alquerque {
     }
 
     fn returns(&self, s: &State) -> [f32; 2] {
-        if self.to_act(s) != ToAct::Terminal {
-            return [0.0; 2];
-        }
-        match s.side {
-            Player::P0 => [-1.0, 1.0],
-            Player::P1 => [1.0, -1.0],
-        }
+        returns_of(s.outcome)
     }
 
     fn observe(&self, s: &State, out: &mut [f32]) {

@@ -16,7 +16,7 @@ use super::board::{Dir, Point, NONE};
 use super::deferred::{Jump, JumpSet, Maze, Situation};
 use super::rules::Alquerque;
 use super::state::State;
-use crate::core::{Action, Applied, Player};
+use crate::core::{Action, Applied, Outcome, Player};
 use std::collections::VecDeque;
 
 /// One capture hop of a piece: landing point, jumped piece, direction, and
@@ -251,6 +251,7 @@ impl Alquerque {
         }
         end.clear_sequence();
         end.side = s.side.other();
+        self.settle(&mut end);
         end
     }
 
@@ -285,6 +286,13 @@ impl Alquerque {
                 }
             }
         }
+    }
+
+    /// Decides [`State::outcome`] at a turn boundary. Spec, end of game: no
+    /// pieces or no legal move on one's turn loses.
+    pub(super) fn settle(&self, s: &mut State) {
+        let lost = !s.mid_turn() && (s.pieces[s.side.index()] == 0 || !self.has_move(s));
+        s.outcome = if lost { Some(Outcome::Win(s.side.other())) } else { None };
     }
 
     /// Whether the side to move has any legal move (at a turn boundary).
@@ -403,6 +411,7 @@ impl Alquerque {
         }
         s.clear_sequence();
         s.side = s.side.other();
+        self.settle(s);
         Applied::TurnOver
     }
 

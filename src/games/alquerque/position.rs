@@ -1,7 +1,8 @@
 //! Position strings (spec: alquerque.md, "Position string").
 //!
 //! `<ranks 9..1 separated by '/'> <side>` at a turn boundary, e.g. kharbaga's
-//! start `wwwww/wwww/wwwww/wwww/ww1bb/bbbb/bbbbb/bbbb/bbbbb b`. In the middle
+//! start `wwwww/wwww/wwwww/wwww/ww1bb/bbbb/bbbbb/bbbb/bbbbb b`; a run of empty
+//! points is one digit 1-9 (`crate::text::read_rank`, as in tablut). In the middle
 //! of a capture sequence more fields follow (**Decision**, spec leaves them
 //! to the project):
 //! * `capture=e5`: the capturing piece's point;
@@ -17,6 +18,7 @@ use super::deferred::{Jump, Maze};
 use super::state::State;
 use crate::core::Player;
 use crate::error::{GameError, Result};
+use crate::text::RunError;
 
 impl Alquerque {
     pub(super) fn format_position(&self, s: &State) -> String {
@@ -77,35 +79,42 @@ impl Alquerque {
         for (i, rank_text) in ranks.iter().enumerate() {
             let r = 8 - i as u8;
             let points: Vec<Point> = (0..9).map(|f| Point::new(f, r)).filter(|&p| self.geo.contains(p)).collect();
-            let mut k = 0usize;
-            for c in rank_text.chars() {
+            let unexpected = |c: char| {
+                err(format!("unexpected {c:?} in rank {}: expected b, B, w, W or a digit 1-9", r + 1))
+            };
+            let more = || {
+                err(format!(
+                    "rank {} must describe {} points on the {} board, got more than that",
+                    r + 1,
+                    points.len(),
+                    self.geo.name
+                ))
+            };
+            let place = |k: usize, c: char| -> Result<()> {
                 let piece = match c {
-                    '1'..='9' => {
-                        k += c as usize - '0' as usize;
-                        continue;
-                    }
                     'b' => (0, false),
                     'B' => (0, true),
                     'w' => (1, false),
                     'W' => (1, true),
-                    _ => {
-                        return Err(err(format!(
-                            "unexpected {c:?} in rank {}: expected b, B, w, W or a digit 1-9",
-                            r + 1
-                        )))
-                    }
+                    _ => return Err(unexpected(c)),
                 };
                 if k >= points.len() {
-                    k += 1;
-                    break;
+                    return Err(more());
                 }
                 let p = points[k];
                 s.pieces[piece.0] |= p.bit();
                 if piece.1 {
                     s.kings |= p.bit();
                 }
-                k += 1;
-            }
+                Ok(())
+            };
+            let k = crate::text::read_rank(rank_text, place, |e| match e {
+                RunError::Zero => unexpected('0'),
+                RunError::TwoDigits => err(format!(
+                    "rank {}: two digits in a row, expected one digit 1-9 per run of empty points",
+                    r + 1
+                )),
+            })?;
             if k != points.len() {
                 let got = if k > points.len() { "more than that".to_string() } else { k.to_string() };
                 return Err(err(format!(
@@ -194,6 +203,7 @@ impl Alquerque {
                 )));
             }
         }
+        self.settle(&mut s);
         Ok(s)
     }
 

@@ -59,7 +59,7 @@ impl Alquerque {
             actions: [action_table(&geo, Player::P0), action_table(&geo, Player::P1)],
             forward: [Alquerque::forward_dirs(Player::P0), Alquerque::forward_dirs(Player::P1)],
             geometry_planes: geometry_planes(&geo),
-            spec: GameSpec { num_actions: n * 64 + 4, observation_shape: vec![PLANES, 9, 9], offers: true, info_fields: &[] },
+            spec: GameSpec { num_actions: n * 64 + 4, observation_shape: vec![PLANES, 9, 9], offers: true, info_fields: &[], observation_high: 1.0 },
             geo,
             removal,
             deferred: removal == Removal::Deferred,

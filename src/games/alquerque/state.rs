@@ -2,7 +2,8 @@
 
 use super::board::{Point, NONE};
 use super::deferred::JumpSet;
-use crate::core::Player;
+use crate::core::{Outcome, Player};
+use std::hash::{Hash, Hasher};
 
 /// When captured pieces leave the board (option `removal`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -17,7 +18,7 @@ pub enum Removal {
 /// A position, possibly in the middle of a capture sequence.
 ///
 /// Bit `l` of a `u128` is lattice point `l` (see [`Point`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct State {
     /// Pieces per player (pawns and mulás). In deferred mode the pieces
     /// jumped so far in the current sequence are still here.
@@ -33,11 +34,29 @@ pub struct State {
     /// may follow does not depend on their order; a sequence may make every
     /// jump of its board once, so there is no cap).
     pub used: JumpSet,
+    /// Who won, once the side to move has no piece or no legal move (spec,
+    /// end of game): decided when a turn ends or a position is read
+    /// ([`super::Alquerque::settle`]), so that asking who is to act is O(1).
+    /// A function of the fields above, so left out of the hash.
+    pub outcome: Option<Outcome>,
+}
+
+/// The derived hash of the fields before `outcome` (the same values as
+/// before the field existed: search tables key on them).
+impl Hash for State {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.pieces.hash(h);
+        self.kings.hash(h);
+        self.side.hash(h);
+        self.capturing.hash(h);
+        self.jumped.hash(h);
+        self.used.hash(h);
+    }
 }
 
 impl State {
     pub fn empty(side: Player) -> State {
-        State { pieces: [0; 2], kings: 0, side, capturing: NONE, jumped: 0, used: JumpSet::EMPTY }
+        State { pieces: [0; 2], kings: 0, side, capturing: NONE, jumped: 0, used: JumpSet::EMPTY, outcome: None }
     }
 
     #[inline]

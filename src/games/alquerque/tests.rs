@@ -591,3 +591,47 @@ fn print_perft_tables() {
         eprintln!("{b:?} {m:?} {v:?}");
     }
 }
+
+#[test]
+fn a_run_of_empty_points_is_one_digit_as_in_tablut() {
+    // One rank policy for every family (crate::text::read_rank): the start
+    // position's `ww1bb` spelled `ww11b`-style with two digits is refused.
+    let r = k(Immediate);
+    let canonical = "wwwww/wwww/wwwww/wwww/ww1bb/bbbb/bbbbb/bbbb/b2bb b";
+    assert!(r.from_position(canonical).is_ok());
+    let e = r.from_position("wwwww/wwww/wwwww/wwww/ww1bb/bbbb/bbbbb/bbbb/b11bb b").unwrap_err();
+    assert!(e.to_string().contains("two digits in a row"), "{e}");
+    let e = r.from_position("wwwww/wwww/wwwww/wwww/ww1bb/bbbb/bbbbb/bbbb/b0bbb b").unwrap_err();
+    assert!(e.to_string().contains("unexpected '0'"), "{e}");
+}
+
+#[test]
+fn who_won_is_stored_when_a_turn_ends_and_when_a_position_is_read() {
+    use crate::core::Outcome;
+    // Black to move with no piece left has lost (read from a string).
+    let r = k(Immediate);
+    let lost = pos(&r, "5/4/5/4/2w2/4/5/4/5 b");
+    assert_eq!(lost.outcome, Some(Outcome::Win(Player::P1)));
+    assert_eq!(r.to_act(&lost), ToAct::Terminal);
+    assert_eq!(r.returns(&lost), [-1.0, 1.0]);
+    // Reached by play: the stored outcome says "over" exactly when the side
+    // to move has no legal action (the move generator, not `has_move`).
+    for (board, removal) in [(Board::Kharbaga, Immediate), (Board::Kharbaga, Deferred), (Board::Zamma, Immediate)] {
+        let r = rules(board, removal);
+        let mut rng = rng_from_seed(7);
+        for _ in 0..20 {
+            let mut s = r.initial_state(&mut rng);
+            loop {
+                let mut legal = Vec::new();
+                r.for_each_legal(&s, |a| legal.push(a));
+                let expected = if legal.is_empty() { Some(Outcome::Win(s.side.other())) } else { None };
+                assert_eq!(s.outcome, expected, "{}", r.to_position(&s));
+                if legal.is_empty() {
+                    break;
+                }
+                let a = legal[rng.random_range(0..legal.len())];
+                r.apply(&mut s, a, &mut rng);
+            }
+        }
+    }
+}

@@ -56,6 +56,8 @@ impl Backgammon {
                     "die2",
                     "dice_left",
                 ],
+                // The raw match score and length: 15 bits of the match id, below 2**15.
+                observation_high: 32768.0,
             },
             explicit,
             match_length,

@@ -37,7 +37,7 @@ use crate::game::{GameSpec, Rules, Turn};
 use crate::options::Options;
 use preset::{Draws, First};
 use rand::RngExt;
-use state::{ONGOING, WIN0, WIN1};
+use state::ONGOING;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -114,11 +114,7 @@ impl Rules for DraughtsRules {
     }
 
     fn returns(&self, s: &State) -> [f32; 2] {
-        match s.result {
-            WIN0 => [1.0, -1.0],
-            WIN1 => [-1.0, 1.0],
-            _ => [0.0, 0.0],
-        }
+        crate::core::returns_of(s.outcome())
     }
 
     fn observe(&self, s: &State, out: &mut [f32]) {

@@ -36,7 +36,7 @@ impl DraughtsRules {
         let num_actions = action::num_actions(&eng.geo);
         let size = preset.size as usize;
         let spec =
-            GameSpec { num_actions, observation_shape: vec![NUM_PLANES, size, size], offers: true, info_fields: &[] };
+            GameSpec { num_actions, observation_shape: vec![NUM_PLANES, size, size], offers: true, info_fields: &[], observation_high: 1.0 };
         DraughtsRules { eng, spec }
     }
 

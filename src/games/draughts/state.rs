@@ -42,6 +42,17 @@ pub struct State {
 }
 
 impl State {
+    /// Who won, from the result code (`None` while the game goes on).
+    pub fn outcome(&self) -> Option<crate::core::Outcome> {
+        use crate::core::{Outcome, Player};
+        match self.result {
+            WIN0 => Some(Outcome::Win(Player::P0)),
+            WIN1 => Some(Outcome::Win(Player::P1)),
+            DRAW => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+
     /// A turn-boundary state with `side` to move and no pending soplo, counters or history.
     pub fn fresh(board: Board, side: u8) -> State {
         State {

@@ -83,6 +83,7 @@ impl TablutRules {
                 observation_shape: vec![PLANES, SIZE, SIZE],
                 offers: true,
                 info_fields: &["king_corner_routes"],
+                observation_high: 1.0,
             },
             repetition_draw,
         }
@@ -122,11 +123,7 @@ impl Rules for TablutRules {
     }
 
     fn returns(&self, s: &State) -> [f32; 2] {
-        match s.winner() {
-            None => [0.0, 0.0],
-            Some(p) if p.index() == 0 => [1.0, -1.0],
-            Some(_) => [-1.0, 1.0],
-        }
+        crate::core::returns_of(s.outcome())
     }
 
     fn observe(&self, s: &State, out: &mut [f32]) {

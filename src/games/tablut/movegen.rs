@@ -51,6 +51,11 @@ impl State {
         self.status != Status::Ongoing
     }
 
+    /// Who won, once the game is over (tablut has no draw by its rules).
+    pub fn outcome(&self) -> Option<crate::core::Outcome> {
+        self.winner().map(crate::core::Outcome::Win)
+    }
+
     /// The winner once the game is over.
     pub fn winner(&self) -> Option<Player> {
         match self.status {

@@ -18,6 +18,7 @@
 use super::board::*;
 use super::state::{State, MUSCOVITES, SWEDES};
 use crate::error::{GameError, Result};
+use crate::text::RunError;
 
 /// Writes the position string of `s`.
 pub fn format(s: &State) -> String {
@@ -63,25 +64,7 @@ pub fn parse(text: &str) -> Result<State> {
     for (i, row) in ranks.iter().enumerate() {
         let rank = SIZE - 1 - i;
         let rank_name = rank + 1;
-        let mut file = 0usize;
-        let mut last_digit = false;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                if d == 0 {
-                    return Err(err(format!(
-                        "rank {rank_name} ('{row}'): '0' is not a run of empty squares, expected 1-9"
-                    )));
-                }
-                if last_digit {
-                    return Err(err(format!(
-                        "rank {rank_name} ('{row}'): two digits in a row, expected one digit per run of empty squares"
-                    )));
-                }
-                file += d as usize;
-                last_digit = true;
-                continue;
-            }
-            last_digit = false;
+        let piece = |file: usize, c: char| -> Result<()> {
             if !matches!(c, 'K' | 'S' | 'M') {
                 return Err(err(format!(
                     "rank {rank_name} ('{row}'): bad character '{c}', expected K (king), S (Swedish soldier), M (Muscovite) or a digit 1-9"
@@ -111,8 +94,16 @@ pub fn parse(text: &str) -> Result<State> {
                     }
                 }
             }
-            file += 1;
-        }
+            Ok(())
+        };
+        let file = crate::text::read_rank(row, piece, |e| {
+            err(match e {
+                RunError::Zero => format!("rank {rank_name} ('{row}'): '0' is not a run of empty squares, expected 1-9"),
+                RunError::TwoDigits => format!(
+                    "rank {rank_name} ('{row}'): two digits in a row, expected one digit per run of empty squares"
+                ),
+            })
+        })?;
         if file != SIZE {
             return Err(err(format!("rank {rank_name} ('{row}') covers {file} squares, expected 9")));
         }
