@@ -33,15 +33,35 @@ use std::sync::Arc;
 
 pub use board::NUM_ACTIONS;
 pub use observe::OBS_LEN;
-pub use rules::{opening_action, roll_action, Backgammon};
+pub use rules::{opening_action, roll_action, Backgammon, CUBE_NUM_ACTIONS, DOUBLE, DROP, ROLL, TAKE};
+
+/// The notation of a cube action.
+fn cube_word(a: usize) -> &'static str {
+    match a {
+        ROLL => "roll",
+        DOUBLE => "double",
+        TAKE => "take",
+        _ => "drop",
+    }
+}
 pub use state::{game_points, Phase, State};
 
 
 const OPTIONS: &[OptSpec] = &[
     OptSpec {
         name: "match_length",
-        kind: OptKind::Int { default: 1, min: 1, max: 64 },
-        doc: "points to win the match; 1: a single game paying 1/2/3 (single/gammon/backgammon)",
+        kind: OptKind::Int { default: 1, min: 0, max: 64 },
+        doc: "points to win the match; 1: a single game paying 1/2/3 (single/gammon/backgammon); 0: a money game (needs cube=True)",
+    },
+    OptSpec {
+        name: "cube",
+        kind: OptKind::Bool(false),
+        doc: "the doubling cube: roll/double before rolling, take/drop a double; the cube multiplies the points; Crawford rule in matches",
+    },
+    OptSpec {
+        name: "jacoby",
+        kind: OptKind::Bool(false),
+        doc: "money game (match_length=0) only: gammons and backgammons count 1 unless the cube was turned",
     },
     OptSpec {
         name: "chance",
@@ -62,7 +82,21 @@ pub static ENTRY: GameEntry = GameEntry {
 };
 
 fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>> {
-    build_with(entry, options, |o| Ok(Backgammon::new(o.int("match_length") as u16, o.str("chance") == "explicit")))
+    build_with(entry, options, |o| {
+        let (n, cube, jacoby) = (o.int("match_length") as u16, o.bool("cube"), o.bool("jacoby"));
+        let bad = |name: &str, message: &str| GameError::BadOption {
+            game: entry.id.to_string(),
+            name: name.to_string(),
+            message: message.to_string(),
+        };
+        if n == 0 && !cube {
+            return Err(bad("match_length", "0 (a money game) needs the doubling cube (cube=True); a single game without the cube is match_length=1"));
+        }
+        if jacoby && n != 0 {
+            return Err(bad("jacoby", "the Jacoby rule is for money games only: set match_length=0 and cube=True"));
+        }
+        Ok(Backgammon::new(n, o.str("chance") == "explicit").with_cube(cube, jacoby))
+    })
 }
 
 impl Rules for Backgammon {
@@ -87,7 +121,8 @@ impl Rules for Backgammon {
     #[inline]
     fn to_act(&self, s: &State) -> ToAct {
         match s.phase {
-            Phase::Move => ToAct::Player(s.turn),
+            Phase::Move | Phase::Cube => ToAct::Player(s.turn),
+            Phase::Doubled => ToAct::Player(s.turn.other()),
             Phase::Opening | Phase::ToRoll => ToAct::Chance,
             Phase::Over => ToAct::Terminal,
         }
@@ -96,9 +131,14 @@ impl Rules for Backgammon {
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {
         match s.phase {
             Phase::Move => crate::bits::bits_to_mask(&s.mask, mask),
-            Phase::Opening => mask.copy_from_slice(&self.opening_mask),
-            Phase::ToRoll => mask.copy_from_slice(&self.roll_mask),
-            Phase::Over => mask.fill(false),
+            Phase::Opening => mask[..NUM_ACTIONS].copy_from_slice(&self.opening_mask),
+            Phase::ToRoll => mask[..NUM_ACTIONS].copy_from_slice(&self.roll_mask),
+            Phase::Over | Phase::Cube | Phase::Doubled => mask.fill(false),
+        }
+        if self.cube {
+            for (a, m) in mask.iter_mut().enumerate().skip(NUM_ACTIONS) {
+                *m = self.cube_legal(s, a);
+            }
         }
     }
 
@@ -110,6 +150,7 @@ impl Rules for Backgammon {
             Phase::Opening => i < NUM_ACTIONS && self.opening_mask[i],
             Phase::ToRoll => i < NUM_ACTIONS && self.roll_mask[i],
             Phase::Over => false,
+            Phase::Cube | Phase::Doubled => self.cube_legal(s, i),
         }
     }
 
@@ -153,6 +194,15 @@ impl Rules for Backgammon {
                 }
                 Applied::TurnOver
             }
+            Phase::Cube | Phase::Doubled => {
+                self.cube_action(s, a.index());
+                if !self.explicit && matches!(s.phase, Phase::Opening | Phase::ToRoll) {
+                    self.roll_sampled(s, rng);
+                }
+                // Rolling continues the player's turn with the dice; a double,
+                // a take or a drop is a turn of its own.
+                if a.index() == ROLL { Applied::MidTurn } else { Applied::TurnOver }
+            }
             Phase::Over => Applied::TurnOver,
         }
     }
@@ -162,7 +212,7 @@ impl Rules for Backgammon {
             return [0.0, 0.0];
         }
         let winner = s.turn.other();
-        let v = if s.match_length == 1 { game_points(&s.board, winner) as f32 } else { 1.0 };
+        let v = if s.match_length <= 1 { s.last_points as f32 } else { 1.0 };
         if winner == Player::P0 {
             [v, -v]
         } else {
@@ -179,7 +229,7 @@ impl Rules for Backgammon {
     }
 
     fn from_position(&self, text: &str) -> Result<State> {
-        position::parse(text.trim()).map_err(|message| GameError::position(text, message))
+        position::parse(text.trim(), self).map_err(|message| GameError::position(text, message))
     }
 
     fn action_to_string(&self, s: &State, a: Action) -> String {
@@ -190,6 +240,7 @@ impl Rules for Backgammon {
             }
             Phase::ToRoll if i < 36 && self.roll_mask[i] => format!("roll {}-{}", i / 6 + 1, i % 6 + 1),
             Phase::Opening | Phase::ToRoll => format!("action {i} (not a dice outcome here)"),
+            _ if self.cube && (NUM_ACTIONS..CUBE_NUM_ACTIONS).contains(&i) => cube_word(i).to_string(),
             _ if i < NUM_ACTIONS => {
                 // A bear-off by a larger die reads like the exact one (`2/off`):
                 // name the die so that every action has its own name.
@@ -229,6 +280,16 @@ impl Rules for Backgammon {
     }
 
     fn turns(&self, s: &State) -> Vec<Turn<State>> {
+        if matches!(s.phase, Phase::Cube | Phase::Doubled) {
+            return (NUM_ACTIONS..CUBE_NUM_ACTIONS)
+                .filter(|&a| self.cube_legal(s, a))
+                .map(|a| {
+                    let mut state = *s;
+                    self.cube_action(&mut state, a);
+                    Turn { actions: vec![Action(a as u32)], notation: cube_word(a).to_string(), state }
+                })
+                .collect();
+        }
         if s.phase != Phase::Move {
             return Vec::new();
         }
@@ -243,7 +304,9 @@ impl Rules for Backgammon {
     }
 
     fn next_states(&self, s: &State, out: &mut Vec<State>) {
-        if s.phase == Phase::Move {
+        if matches!(s.phase, Phase::Cube | Phase::Doubled) {
+            out.extend(self.turns(s).into_iter().map(|t| t.state));
+        } else if s.phase == Phase::Move {
             let mut ends = Vec::new();
             distinct_ends(&s.pos(), s.left(), &mut ends);
             out.extend(ends.iter().map(|end| self.after_move(s, end)));
@@ -255,7 +318,7 @@ impl Rules for Backgammon {
     }
 
     fn explicit_chance(&self) -> Option<Backgammon> {
-        Some(Backgammon::new(self.match_length, true))
+        Some(Backgammon::new(self.match_length, true).with_cube(self.cube, self.jacoby))
     }
 
     fn samples_chance(&self) -> bool {
@@ -263,6 +326,21 @@ impl Rules for Backgammon {
     }
 
     fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<Action>> {
+        if matches!(s.phase, Phase::Cube | Phase::Doubled) {
+            let word = text.trim().to_ascii_lowercase();
+            let a = match word.as_str() {
+                "roll" | "no double" => ROLL,
+                "double" | "redouble" => DOUBLE,
+                "take" | "accept" => TAKE,
+                "drop" | "pass" | "reject" => DROP,
+                _ => usize::MAX,
+            };
+            if !self.cube_legal(s, a) {
+                let legal: Vec<String> = self.turns(s).into_iter().map(|t| t.notation).collect();
+                return Err(GameError::bad_move(text, format!("not a cube decision here; legal: {}", legal.join(", "))));
+            }
+            return Ok(vec![Action(a as u32)]);
+        }
         if s.phase != Phase::Move {
             return Err(self.phase_error(s, text));
         }
@@ -335,5 +413,10 @@ impl Rules for Backgammon {
         out[5] = s.roll[0] as i32;
         out[6] = s.roll[1] as i32;
         out[7] = s.nleft as i32;
+        if self.cube {
+            out[8] = s.cube_value() as i32;
+            out[9] = s.owner as i32;
+            out[10] = s.crawford as i32;
+        }
     }
 }
