@@ -20,6 +20,8 @@ pub mod state;
 mod text;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod cube_tests;
 
 use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::DynGame;
@@ -32,7 +34,7 @@ use movegen::{distinct_ends, distinct_moves, for_each_complete, legal_mask, mask
 use std::sync::Arc;
 
 pub use board::NUM_ACTIONS;
-pub use observe::OBS_LEN;
+pub use observe::{CUBE_OBS, OBS_LEN};
 pub use rules::{opening_action, roll_action, Backgammon, CUBE_NUM_ACTIONS, DOUBLE, DROP, ROLL, TAKE};
 
 /// The notation of a cube action.
@@ -199,9 +201,8 @@ impl Rules for Backgammon {
                 if !self.explicit && matches!(s.phase, Phase::Opening | Phase::ToRoll) {
                     self.roll_sampled(s, rng);
                 }
-                // Rolling continues the player's turn with the dice; a double,
-                // a take or a drop is a turn of its own.
-                if a.index() == ROLL { Applied::MidTurn } else { Applied::TurnOver }
+                // Every cube decision is a turn of its own (docs: max_turns).
+                Applied::TurnOver
             }
             Phase::Over => Applied::TurnOver,
         }
@@ -225,7 +226,7 @@ impl Rules for Backgammon {
     }
 
     fn to_position(&self, s: &State) -> String {
-        position::write(s)
+        position::write(s, self)
     }
 
     fn from_position(&self, text: &str) -> Result<State> {

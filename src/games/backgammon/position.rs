@@ -247,7 +247,7 @@ pub fn parse_match_id(text: &str, cube_on: bool) -> Result<MatchId, String> {
 }
 
 /// The position string `<position id>:<match id>[:<dice played>]` (docs: position string).
-pub fn write(s: &State) -> String {
+pub fn write(s: &State, rules: &Backgammon) -> String {
     let first = &s.board[s.turn.other().index()];
     let second = &s.board[s.turn.index()];
     let state = match s.phase {
@@ -270,6 +270,11 @@ pub fn write(s: &State) -> String {
         score: s.score,
     };
     let mut text = format!("{}:{}", position_id(first, second), match_id(&m));
+    if s.phase == Phase::ToRoll && rules.may_double(s) {
+        // Docs, "Decision (cube and explicit chance)": the player chose to roll
+        // without doubling; gnubg has no such state (its roll is immediate).
+        text.push_str(":roll");
+    }
     if s.phase == Phase::Move {
         let full = if s.roll[0] == s.roll[1] { 4 } else { 2 };
         if (s.nleft as usize) < full {
@@ -320,7 +325,9 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
     s.crawford = m.crawford && rules.cube;
     let n = m.match_length;
     if m.crawford && rules.cube {
-        if n < 2 || !m.score.iter().any(|&x| x + 1 == n) {
+        // A finished match keeps the flag of its last game.
+        let over = matches!(m.state, GameState::Over | GameState::Dropped);
+        if n < 2 || !over && !m.score.iter().any(|&x| x + 1 == n) {
             return Err("Crawford flag set but no player is one point from the end of the match".into());
         }
         if m.cube != 0 || m.owner != 3 {
@@ -330,7 +337,11 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
     if m.doubled && !(m.state == GameState::Playing && m.dice == [0, 0]) {
         return Err("a double is offered only before the roll of a game in play: game state 001 with dice 0 0".into());
     }
-    if fields.len() == 3 && !(m.state == GameState::Playing && m.dice[0] != 0) {
+    let roll_chosen = fields.len() == 3 && fields[2] == "roll";
+    if roll_chosen && !(m.state == GameState::Playing && m.dice == [0, 0] && !m.doubled) {
+        return Err("the third field 'roll' (rolling without doubling) needs a game in play, no dice and no double offered".into());
+    }
+    if fields.len() == 3 && !roll_chosen && !(m.state == GameState::Playing && m.dice[0] != 0) {
         return Err("the third field (dice already played) needs a game in play with dice rolled".into());
     }
     match m.state {
@@ -370,7 +381,11 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
                 }
                 s.phase = Phase::Doubled;
             } else if m.dice == [0, 0] {
-                s.phase = if rules.may_double(&s) { Phase::Cube } else { Phase::ToRoll };
+                let may = rules.may_double(&s);
+                if roll_chosen && !may {
+                    return Err("the third field 'roll' is written only when the player could have doubled".into());
+                }
+                s.phase = if may && !roll_chosen { Phase::Cube } else { Phase::ToRoll };
             } else {
                 let (a, b) = (m.dice[0], m.dice[1]);
                 let playable = rules.set_roll(&mut s, a, b);
