@@ -1,5 +1,5 @@
 //! Backgammon (`backgammon`): standard rules as GNU Backgammon plays them,
-//! with match play and sampled or explicit dice (spec: backgammon.md; docs:
+//! with match play, the optional doubling cube (`cube=True`) and sampled or explicit dice (spec: backgammon.md; docs:
 //! docs/games/backgammon.md).
 //!
 //! A turn is one decision per die played (`source*6 + die-1`). The mask of
@@ -76,7 +76,7 @@ pub static ENTRY: GameEntry = GameEntry {
     id: "backgammon",
     family: "backgammon",
     version: 1,
-    summary: "Backgammon as GNU Backgammon plays it, single games or matches, no doubling cube",
+    summary: "Backgammon as GNU Backgammon plays it, single games or matches, optional doubling cube",
     max_turns: 10_000,
     offers: false,
     options: OPTIONS,
