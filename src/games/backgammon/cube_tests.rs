@@ -203,9 +203,18 @@ fn no_crawford_game_when_a_player_jumps_past_match_point_minus_one_or_the_cube_i
 }
 
 #[test]
-fn one_point_match_has_a_dead_cube() {
+fn a_dead_cube_may_not_be_turned() {
+    // As gnubg answers `double` (1.1.0a16): allowed iff the cube value is
+    // below the doubler's away score.
     let r = cube_rules(1);
     assert_eq!(to_roll(&r, Player::P0, [0, 0]).phase, Phase::ToRoll);
+    for (cube, n, me, opp, ok) in [(1, 3, 0, 2, true), (1, 3, 2, 0, false), (2, 5, 0, 0, true), (2, 5, 2, 0, false), (3, 9, 0, 0, true), (2, 3, 0, 0, false)] {
+        let r = cube_rules(n);
+        let mut s = to_roll(&r, Player::P0, [me, opp]);
+        s.cube = cube;
+        s.owner = 0;
+        assert_eq!(r.may_double(&s), ok, "cube {} match {n} score {me}-{opp}", 1 << cube);
+    }
 }
 
 #[test]

@@ -105,12 +105,14 @@ impl Backgammon {
     }
 
     /// Whether the player on turn may double now: the cube is in play,
-    /// centred or theirs, not the Crawford game nor a 1-point match (gnubg
-    /// refuses to double there), and below gnubg's largest cube.
+    /// centred or theirs, not the Crawford game, below gnubg's largest cube,
+    /// and in a match below the doubler's away score (gnubg refuses a double
+    /// when the doubler's cube already wins the match: the cube is dead; so
+    /// never in a 1-point match).
     pub fn may_double(&self, s: &State) -> bool {
         self.cube
             && !s.crawford
-            && s.match_length != 1
+            && (s.match_length == 0 || s.cube_value() < s.match_length.saturating_sub(s.score[s.turn.index()]) as u32)
             && (s.owner < 0 || s.owner == s.turn as i8)
             && s.cube < MAX_CUBE_LOG2
     }
