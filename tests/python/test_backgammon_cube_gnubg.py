@@ -80,7 +80,7 @@ def play_mirrored(match_length: int, seed: int) -> int:
             hi, lo = max(a, b), min(a, b)
             state.apply_action((hi - 1) * 6 + lo - 1)
             quiet(f"set dice {hi} {lo}")
-            if not state.is_chance_node() and state.to_string().count(":") == 1 and fields(state.to_string().split(":")[1])["die1"] == 0:
+            if fields(state.to_string().split(":")[1])["die1"] == 0:
                 # No legal move: ludoteca passed at once; gnubg waits for an empty move.
                 quiet("move")
         else:
@@ -104,6 +104,6 @@ def play_mirrored(match_length: int, seed: int) -> int:
     return compared
 
 
-@pytest.mark.parametrize("match_length,seed", [(3, 1), (5, 2), (7, 3), (0, 4), (0, 5)])
+@pytest.mark.parametrize("match_length,seed", [(n, seed) for n in (0, 2, 3, 5, 7) for seed in range(6)])
 def test_cube_match_ids_agree_with_gnubg_in_mirrored_matches(gnubg_humans, match_length: int, seed: int) -> None:
-    assert play_mirrored(match_length, seed) > 20
+    assert play_mirrored(match_length, seed) > 0
