@@ -51,7 +51,7 @@ pub fn heuristic(s: &State, player: Player) -> f32 {
     match s.phase {
         Phase::Over => {
             let winner = s.turn.other();
-            let points = if s.match_length == 1 { super::state::game_points(&s.board, winner) as f32 } else { 1.0 };
+            let points = if s.match_length <= 1 { s.last_points as f32 } else { 1.0 };
             if player == winner {
                 points
             } else {
@@ -62,7 +62,7 @@ pub fn heuristic(s: &State, player: Player) -> f32 {
             let (me, opp) = (s.score[player.index()] as f32, s.score[player.other().index()] as f32);
             (me - opp) / s.match_length.max(1) as f32
         }
-        Phase::ToRoll | Phase::Move => {
+        Phase::ToRoll | Phase::Move | Phase::Cube | Phase::Doubled => {
             let v = on_roll_equity(&s.pos()) as f32;
             if player == s.turn {
                 v

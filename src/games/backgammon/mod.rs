@@ -1,5 +1,5 @@
 //! Backgammon (`backgammon`): standard rules as GNU Backgammon plays them,
-//! with match play and sampled or explicit dice (spec: backgammon.md; docs:
+//! with match play, the optional doubling cube (`cube=True`) and sampled or explicit dice (spec: backgammon.md; docs:
 //! docs/games/backgammon.md).
 //!
 //! A turn is one decision per die played (`source*6 + die-1`). The mask of
@@ -20,6 +20,8 @@ pub mod state;
 mod text;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod cube_tests;
 
 use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::DynGame;
@@ -32,16 +34,36 @@ use movegen::{distinct_ends, distinct_moves, for_each_complete, legal_mask, mask
 use std::sync::Arc;
 
 pub use board::NUM_ACTIONS;
-pub use observe::OBS_LEN;
-pub use rules::{opening_action, roll_action, Backgammon};
+pub use observe::{CUBE_OBS, OBS_LEN};
+pub use rules::{opening_action, roll_action, Backgammon, CUBE_NUM_ACTIONS, DOUBLE, DROP, ROLL, TAKE};
+
+/// The notation of a cube action.
+fn cube_word(a: usize) -> &'static str {
+    match a {
+        ROLL => "roll",
+        DOUBLE => "double",
+        TAKE => "take",
+        _ => "drop",
+    }
+}
 pub use state::{game_points, Phase, State};
 
 
 const OPTIONS: &[OptSpec] = &[
     OptSpec {
         name: "match_length",
-        kind: OptKind::Int { default: 1, min: 1, max: 64 },
-        doc: "points to win the match; 1: a single game paying 1/2/3 (single/gammon/backgammon)",
+        kind: OptKind::Int { default: 1, min: 0, max: 64 },
+        doc: "points to win the match; 1: a single game paying 1/2/3 (single/gammon/backgammon); 0: a money game (needs cube=True)",
+    },
+    OptSpec {
+        name: "cube",
+        kind: OptKind::Bool(false),
+        doc: "the doubling cube: roll/double before rolling, take/drop a double; the cube multiplies the points; Crawford rule in matches",
+    },
+    OptSpec {
+        name: "jacoby",
+        kind: OptKind::Bool(false),
+        doc: "money game (match_length=0) only: gammons and backgammons count 1 unless the cube was turned",
     },
     OptSpec {
         name: "chance",
@@ -54,7 +76,7 @@ pub static ENTRY: GameEntry = GameEntry {
     id: "backgammon",
     family: "backgammon",
     version: 1,
-    summary: "Backgammon as GNU Backgammon plays it, single games or matches, no doubling cube",
+    summary: "Backgammon as GNU Backgammon plays it, single games or matches, optional doubling cube",
     max_turns: 10_000,
     offers: false,
     options: OPTIONS,
@@ -62,7 +84,21 @@ pub static ENTRY: GameEntry = GameEntry {
 };
 
 fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>> {
-    build_with(entry, options, |o| Ok(Backgammon::new(o.int("match_length") as u16, o.str("chance") == "explicit")))
+    build_with(entry, options, |o| {
+        let (n, cube, jacoby) = (o.int("match_length") as u16, o.bool("cube"), o.bool("jacoby"));
+        let bad = |name: &str, message: &str| GameError::BadOption {
+            game: entry.id.to_string(),
+            name: name.to_string(),
+            message: message.to_string(),
+        };
+        if n == 0 && !cube {
+            return Err(bad("match_length", "0 (a money game) needs the doubling cube (cube=True); a single game without the cube is match_length=1"));
+        }
+        if jacoby && n != 0 {
+            return Err(bad("jacoby", "the Jacoby rule is for money games only: set match_length=0 and cube=True"));
+        }
+        Ok(Backgammon::new(n, o.str("chance") == "explicit").with_cube(cube, jacoby))
+    })
 }
 
 impl Rules for Backgammon {
@@ -87,7 +123,8 @@ impl Rules for Backgammon {
     #[inline]
     fn to_act(&self, s: &State) -> ToAct {
         match s.phase {
-            Phase::Move => ToAct::Player(s.turn),
+            Phase::Move | Phase::Cube => ToAct::Player(s.turn),
+            Phase::Doubled => ToAct::Player(s.turn.other()),
             Phase::Opening | Phase::ToRoll => ToAct::Chance,
             Phase::Over => ToAct::Terminal,
         }
@@ -96,9 +133,14 @@ impl Rules for Backgammon {
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {
         match s.phase {
             Phase::Move => crate::bits::bits_to_mask(&s.mask, mask),
-            Phase::Opening => mask.copy_from_slice(&self.opening_mask),
-            Phase::ToRoll => mask.copy_from_slice(&self.roll_mask),
-            Phase::Over => mask.fill(false),
+            Phase::Opening => mask[..NUM_ACTIONS].copy_from_slice(&self.opening_mask),
+            Phase::ToRoll => mask[..NUM_ACTIONS].copy_from_slice(&self.roll_mask),
+            Phase::Over | Phase::Cube | Phase::Doubled => mask.fill(false),
+        }
+        if self.cube {
+            for (a, m) in mask.iter_mut().enumerate().skip(NUM_ACTIONS) {
+                *m = self.cube_legal(s, a);
+            }
         }
     }
 
@@ -110,6 +152,7 @@ impl Rules for Backgammon {
             Phase::Opening => i < NUM_ACTIONS && self.opening_mask[i],
             Phase::ToRoll => i < NUM_ACTIONS && self.roll_mask[i],
             Phase::Over => false,
+            Phase::Cube | Phase::Doubled => self.cube_legal(s, i),
         }
     }
 
@@ -153,6 +196,14 @@ impl Rules for Backgammon {
                 }
                 Applied::TurnOver
             }
+            Phase::Cube | Phase::Doubled => {
+                self.cube_action(s, a.index());
+                if !self.explicit && matches!(s.phase, Phase::Opening | Phase::ToRoll) {
+                    self.roll_sampled(s, rng);
+                }
+                // Every cube decision is a turn of its own (docs: max_turns).
+                Applied::TurnOver
+            }
             Phase::Over => Applied::TurnOver,
         }
     }
@@ -162,7 +213,7 @@ impl Rules for Backgammon {
             return [0.0, 0.0];
         }
         let winner = s.turn.other();
-        let v = if s.match_length == 1 { game_points(&s.board, winner) as f32 } else { 1.0 };
+        let v = if s.match_length <= 1 { s.last_points as f32 } else { 1.0 };
         if winner == Player::P0 {
             [v, -v]
         } else {
@@ -175,11 +226,11 @@ impl Rules for Backgammon {
     }
 
     fn to_position(&self, s: &State) -> String {
-        position::write(s)
+        position::write(s, self)
     }
 
     fn from_position(&self, text: &str) -> Result<State> {
-        position::parse(text.trim()).map_err(|message| GameError::position(text, message))
+        position::parse(text.trim(), self).map_err(|message| GameError::position(text, message))
     }
 
     fn action_to_string(&self, s: &State, a: Action) -> String {
@@ -190,6 +241,7 @@ impl Rules for Backgammon {
             }
             Phase::ToRoll if i < 36 && self.roll_mask[i] => format!("roll {}-{}", i / 6 + 1, i % 6 + 1),
             Phase::Opening | Phase::ToRoll => format!("action {i} (not a dice outcome here)"),
+            _ if self.cube && (NUM_ACTIONS..CUBE_NUM_ACTIONS).contains(&i) => cube_word(i).to_string(),
             _ if i < NUM_ACTIONS => {
                 // A bear-off by a larger die reads like the exact one (`2/off`):
                 // name the die so that every action has its own name.
@@ -229,6 +281,16 @@ impl Rules for Backgammon {
     }
 
     fn turns(&self, s: &State) -> Vec<Turn<State>> {
+        if matches!(s.phase, Phase::Cube | Phase::Doubled) {
+            return (NUM_ACTIONS..CUBE_NUM_ACTIONS)
+                .filter(|&a| self.cube_legal(s, a))
+                .map(|a| {
+                    let mut state = *s;
+                    self.cube_action(&mut state, a);
+                    Turn { actions: vec![Action(a as u32)], notation: cube_word(a).to_string(), state }
+                })
+                .collect();
+        }
         if s.phase != Phase::Move {
             return Vec::new();
         }
@@ -243,7 +305,9 @@ impl Rules for Backgammon {
     }
 
     fn next_states(&self, s: &State, out: &mut Vec<State>) {
-        if s.phase == Phase::Move {
+        if matches!(s.phase, Phase::Cube | Phase::Doubled) {
+            out.extend(self.turns(s).into_iter().map(|t| t.state));
+        } else if s.phase == Phase::Move {
             let mut ends = Vec::new();
             distinct_ends(&s.pos(), s.left(), &mut ends);
             out.extend(ends.iter().map(|end| self.after_move(s, end)));
@@ -255,7 +319,7 @@ impl Rules for Backgammon {
     }
 
     fn explicit_chance(&self) -> Option<Backgammon> {
-        Some(Backgammon::new(self.match_length, true))
+        Some(Backgammon::new(self.match_length, true).with_cube(self.cube, self.jacoby))
     }
 
     fn samples_chance(&self) -> bool {
@@ -263,6 +327,21 @@ impl Rules for Backgammon {
     }
 
     fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<Action>> {
+        if matches!(s.phase, Phase::Cube | Phase::Doubled) {
+            let word = text.trim().to_ascii_lowercase();
+            let a = match word.as_str() {
+                "roll" | "no double" => ROLL,
+                "double" | "redouble" => DOUBLE,
+                "take" | "accept" => TAKE,
+                "drop" | "pass" | "reject" => DROP,
+                _ => usize::MAX,
+            };
+            if !self.cube_legal(s, a) {
+                let legal: Vec<String> = self.turns(s).into_iter().map(|t| t.notation).collect();
+                return Err(GameError::bad_move(text, format!("not a cube decision here; legal: {}", legal.join(", "))));
+            }
+            return Ok(vec![Action(a as u32)]);
+        }
         if s.phase != Phase::Move {
             return Err(self.phase_error(s, text));
         }
@@ -335,5 +414,10 @@ impl Rules for Backgammon {
         out[5] = s.roll[0] as i32;
         out[6] = s.roll[1] as i32;
         out[7] = s.nleft as i32;
+        if self.cube {
+            out[8] = s.cube_value() as i32;
+            out[9] = s.owner as i32;
+            out[10] = s.crawford as i32;
+        }
     }
 }

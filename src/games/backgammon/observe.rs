@@ -17,6 +17,11 @@ pub const DICE: usize = OFFS + 2; // 6 entries: dice of value 1..6 still to play
 pub const MATCH: usize = DICE + 6; // my score, opp score, match length
 pub const FLAGS: usize = MATCH + 3; // chance node, no game started, game over
 pub const OBS_LEN: usize = FLAGS + 3;
+/// Entries added by option `cube`, from [`OBS_LEN`] on: log2 of the cube value,
+/// I own the cube, the opponent owns it, Crawford game, post-Crawford game,
+/// my away score, the opponent's away score (both 0 in money play), a double
+/// is offered to me, I may double now.
+pub const CUBE_OBS: usize = 9;
 
 /// [`point_values`] of 0..=15 checkers, computed once: observing is then a
 /// 5-float copy per point instead of compares and a division.
@@ -43,8 +48,10 @@ fn point_values(n: u8) -> [f32; PER_POINT] {
 }
 
 pub fn observe(s: &State, out: &mut [f32]) {
-    let me = &s.board[s.turn.index()];
-    let opp = &s.board[s.turn.other().index()];
+    // The player to act: the taker while a double is offered.
+    let who = s.decider();
+    let me = &s.board[who.index()];
+    let opp = &s.board[who.other().index()];
     let table = &*POINT_TABLE;
     for q in 1..=24 {
         let k = (q - 1) * PER_POINT;
@@ -62,10 +69,23 @@ pub fn observe(s: &State, out: &mut [f32]) {
             out[DICE + d as usize - 1] += 1.0;
         }
     }
-    out[MATCH] = s.score[s.turn.index()] as f32;
-    out[MATCH + 1] = s.score[s.turn.other().index()] as f32;
+    out[MATCH] = s.score[who.index()] as f32;
+    out[MATCH + 1] = s.score[who.other().index()] as f32;
     out[MATCH + 2] = s.match_length as f32;
     out[FLAGS] = matches!(s.phase, Phase::Opening | Phase::ToRoll) as u8 as f32;
     out[FLAGS + 1] = (s.phase == Phase::Opening) as u8 as f32;
     out[FLAGS + 2] = (s.phase == Phase::Over) as u8 as f32;
+    if out.len() >= OBS_LEN + CUBE_OBS {
+        let c = &mut out[OBS_LEN..OBS_LEN + CUBE_OBS];
+        let away = |p: usize| if s.match_length == 0 { 0.0 } else { s.match_length.saturating_sub(s.score[p]) as f32 };
+        c[0] = s.cube as f32;
+        c[1] = (s.owner == who as i8) as u8 as f32;
+        c[2] = (s.owner == who.other() as i8) as u8 as f32;
+        c[3] = s.crawford as u8 as f32;
+        c[4] = s.post_crawford() as u8 as f32;
+        c[5] = away(who.index());
+        c[6] = away(who.other().index());
+        c[7] = (s.phase == Phase::Doubled) as u8 as f32;
+        c[8] = (s.phase == Phase::Cube) as u8 as f32;
+    }
 }

@@ -9,20 +9,22 @@
 //! significant bit first:
 //!
 //! ```text
-//!  bits  0-3  log2 cube value (0)      bits 15-17  die 1 (larger)
+//!  bits  0-3  log2 cube value          bits 15-17  die 1 (larger)
 //!  bits  4-5  cube owner (3: centred)  bits 18-20  die 2
-//!  bit   6    player on roll           bits 21-35  match length
-//!  bit   7    Crawford (written 0)     bits 36-50  score of player 0
+//!  bit   6    player on roll           bits 21-35  match length (0: money)
+//!  bit   7    Crawford game            bits 36-50  score of player 0
 //!  bits  8-10 game state               bits 51-65  score of player 1
 //!  bit  11    player to decide         bits 66-71  padding: written 0, ignored
-//!  bit  12    double offered (0)
+//!  bit  12    double offered
 //!  bits 13-14 resignation (0)
 //! ```
+//!
+//! Without option `cube` the cube fields must read cube 1 centred, no double.
 
 use super::board::{Side, BAR, CHECKERS, OFF, START};
 use super::movegen::{legal_mask, mask_is_empty};
-use super::rules::Backgammon;
-use super::state::{game_points, Phase, State};
+use super::rules::{Backgammon, MAX_CUBE_LOG2};
+use super::state::{Phase, State};
 use crate::core::Player;
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -125,12 +127,23 @@ pub enum GameState {
     NoGame = 0,
     Playing = 1,
     Over = 2,
+    /// Game over by a dropped double (option `cube`).
+    Dropped = 4,
 }
 
 /// The fields of a Match ID this project uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MatchId {
+    /// log2 of the cube value.
+    pub cube: u8,
+    /// 0, 1, or 3 (centred).
+    pub owner: u8,
+    /// Player on roll.
     pub turn: u8,
+    pub crawford: bool,
+    /// Player to decide (the taker while a double is offered).
+    pub decide: u8,
+    pub doubled: bool,
     pub state: GameState,
     /// Dice as written (0 0: to roll).
     pub dice: [u8; 2],
@@ -152,10 +165,13 @@ fn get(bits: &[u8], at: usize, width: usize) -> u32 {
 
 pub fn match_id(m: &MatchId) -> String {
     let mut bits = [0u8; 9];
-    put(&mut bits, 4, 2, 3);
+    put(&mut bits, 0, 4, m.cube as u32);
+    put(&mut bits, 4, 2, m.owner as u32);
     put(&mut bits, 6, 1, m.turn as u32);
+    put(&mut bits, 7, 1, m.crawford as u32);
     put(&mut bits, 8, 3, m.state as u32);
-    put(&mut bits, 11, 1, m.turn as u32);
+    put(&mut bits, 11, 1, m.decide as u32);
+    put(&mut bits, 12, 1, m.doubled as u32);
     put(&mut bits, 15, 3, m.dice[0] as u32);
     put(&mut bits, 18, 3, m.dice[1] as u32);
     put(&mut bits, 21, 15, m.match_length as u32);
@@ -164,34 +180,53 @@ pub fn match_id(m: &MatchId) -> String {
     base64_encode(&bits)
 }
 
-pub fn parse_match_id(text: &str) -> Result<MatchId, String> {
+/// Reads a Match ID; `cube`: the doubling cube is in play (else only cube 1
+/// centred, no double offered, no money play are accepted).
+pub fn parse_match_id(text: &str, cube_on: bool) -> Result<MatchId, String> {
     let bits = base64_decode(text, 9, "the Match ID")?;
-    let cube = get(&bits, 0, 4);
-    if cube != 0 {
-        return Err(format!("cube value {} in the Match ID: only cube 1 is supported (no doubling cube)", 1u64 << cube));
-    }
-    if get(&bits, 4, 2) != 3 {
-        return Err("the cube is owned in the Match ID: only a centred cube is supported (no doubling cube)".into());
-    }
-    if get(&bits, 12, 1) != 0 {
-        return Err("a double is offered in the Match ID: no doubling cube is supported".into());
+    let cube = get(&bits, 0, 4) as u8;
+    let owner = get(&bits, 4, 2) as u8;
+    let doubled = get(&bits, 12, 1) == 1;
+    let crawford = get(&bits, 7, 1) == 1;
+    if !cube_on {
+        if cube != 0 {
+            return Err(format!("cube value {} in the Match ID: the doubling cube is off (option cube=True)", 1u64 << cube));
+        }
+        if owner != 3 {
+            return Err("the cube is owned in the Match ID: the doubling cube is off (option cube=True)".into());
+        }
+        if doubled {
+            return Err("a double is offered in the Match ID: the doubling cube is off (option cube=True)".into());
+        }
+    } else {
+        if cube > MAX_CUBE_LOG2 {
+            return Err(format!("cube value {} in the Match ID: the largest cube is {}", 1u64 << cube, 1u32 << MAX_CUBE_LOG2));
+        }
+        if owner == 2 {
+            return Err("cube owner 2 in the Match ID: expected 0, 1 or 3 (centred)".into());
+        }
     }
     if get(&bits, 13, 2) != 0 {
         return Err("a resignation is pending in the Match ID: resignations are not supported".into());
     }
     let on_roll = get(&bits, 6, 1) as u8;
-    let turn = get(&bits, 11, 1) as u8;
-    if on_roll != turn {
+    let decide = get(&bits, 11, 1) as u8;
+    if doubled && on_roll == decide {
+        return Err("a double is offered but the player to decide is the player on roll: the opponent decides on a double".into());
+    }
+    if !doubled && on_roll != decide {
         return Err(format!(
-            "player on roll ({on_roll}) and player to decide ({turn}) differ in the Match ID: a cube or resignation decision is not supported"
+            "player on roll ({on_roll}) and player to decide ({decide}) differ in the Match ID without a double offered: a resignation decision is not supported"
         ));
     }
+    let turn = on_roll;
     let state = match get(&bits, 8, 3) {
         0 => GameState::NoGame,
         1 => GameState::Playing,
         2 => GameState::Over,
         3 => return Err("game state 'resigned' (011) is not supported".into()),
-        4 => return Err("game state 'ended by a dropped double' (100) is not supported".into()),
+        4 if cube_on => GameState::Dropped,
+        4 => return Err("game state 'ended by a dropped double' (100): the doubling cube is off (option cube=True)".into()),
         g => return Err(format!("game state {g:03b} in the Match ID is undefined (expected 000, 001 or 010)")),
     };
     let dice = [get(&bits, 15, 3) as u8, get(&bits, 18, 3) as u8];
@@ -204,24 +239,42 @@ pub fn parse_match_id(text: &str) -> Result<MatchId, String> {
         return Err(format!("dice {} {} in the Match ID: both dice are 1..6, or both 0 (not rolled)", dice[0], dice[1]));
     }
     let match_length = get(&bits, 21, 15) as u16;
-    if match_length == 0 {
-        return Err("match length 0 (money play) in the Match ID: expected a match length of 1 or more".into());
+    if match_length == 0 && !cube_on {
+        return Err("match length 0 (money play) in the Match ID: money play needs the doubling cube (option cube=True)".into());
     }
     let score = [get(&bits, 36, 15) as u16, get(&bits, 51, 15) as u16];
-    Ok(MatchId { turn, state, dice, match_length, score })
+    Ok(MatchId { cube, owner, turn, crawford, decide, doubled, state, dice, match_length, score })
 }
 
 /// The position string `<position id>:<match id>[:<dice played>]` (docs: position string).
-pub fn write(s: &State) -> String {
+pub fn write(s: &State, rules: &Backgammon) -> String {
     let first = &s.board[s.turn.other().index()];
     let second = &s.board[s.turn.index()];
     let state = match s.phase {
         Phase::Opening => GameState::NoGame,
-        Phase::ToRoll | Phase::Move => GameState::Playing,
+        Phase::ToRoll | Phase::Move | Phase::Cube | Phase::Doubled => GameState::Playing,
+        // A game that ended without the winner bearing off all was dropped.
+        Phase::Over if s.board[s.turn.other().index()][OFF] != CHECKERS => GameState::Dropped,
         Phase::Over => GameState::Over,
     };
-    let m = MatchId { turn: s.turn as u8, state, dice: s.roll, match_length: s.match_length, score: s.score };
+    let m = MatchId {
+        cube: s.cube,
+        owner: if s.owner < 0 { 3 } else { s.owner as u8 },
+        turn: s.turn as u8,
+        crawford: s.crawford,
+        decide: s.decider() as u8,
+        doubled: s.phase == Phase::Doubled,
+        state,
+        dice: s.roll,
+        match_length: s.match_length,
+        score: s.score,
+    };
     let mut text = format!("{}:{}", position_id(first, second), match_id(&m));
+    if s.phase == Phase::ToRoll && rules.may_double(s) {
+        // Docs, "Decision (cube and explicit chance)": the player chose to roll
+        // without doubling; gnubg has no such state (its roll is immediate).
+        text.push_str(":roll");
+    }
     if s.phase == Phase::Move {
         let full = if s.roll[0] == s.roll[1] { 4 } else { 2 };
         if (s.nleft as usize) < full {
@@ -241,7 +294,7 @@ pub fn write(s: &State) -> String {
 }
 
 /// Parses `<position id>:<match id>[:<dice played>]` (docs: position string).
-pub fn parse(text: &str) -> std::result::Result<State, String> {
+pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, String> {
     let fields: Vec<&str> = text.split(':').collect();
     if !(2..=3).contains(&fields.len()) {
         return Err(format!(
@@ -250,7 +303,7 @@ pub fn parse(text: &str) -> std::result::Result<State, String> {
         ));
     }
     let [not_on_turn, on_turn] = parse_position_id(fields[0])?;
-    let m = parse_match_id(fields[1])?;
+    let m = parse_match_id(fields[1], rules.cube)?;
     let turn = Player::from_index(m.turn as usize);
     let mut board = [[0u8; 26]; 2];
     board[turn.index()] = on_turn;
@@ -263,12 +316,32 @@ pub fn parse(text: &str) -> std::result::Result<State, String> {
             ));
         }
     }
-    let rules = Backgammon::new(m.match_length, true);
     let mut s = rules.opening_state(m.score, m.match_length);
     s.board = board;
     s.turn = turn;
+    s.cube = m.cube;
+    s.owner = if m.owner == 3 { -1 } else { m.owner as i8 };
+    // Without the cube the flag is read and ignored (docs).
+    s.crawford = m.crawford && rules.cube;
     let n = m.match_length;
-    if fields.len() == 3 && !(m.state == GameState::Playing && m.dice[0] != 0) {
+    if m.crawford && rules.cube {
+        // A finished match keeps the flag of its last game.
+        let over = matches!(m.state, GameState::Over | GameState::Dropped);
+        if n < 2 || !over && !m.score.iter().any(|&x| x + 1 == n) {
+            return Err("Crawford flag set but no player is one point from the end of the match".into());
+        }
+        if m.cube != 0 || m.owner != 3 {
+            return Err("the Crawford game is played without doubling: the cube must be 1 and centred".into());
+        }
+    }
+    if m.doubled && !(m.state == GameState::Playing && m.dice == [0, 0]) {
+        return Err("a double is offered only before the roll of a game in play: game state 001 with dice 0 0".into());
+    }
+    let roll_chosen = fields.len() == 3 && fields[2] == "roll";
+    if roll_chosen && !(m.state == GameState::Playing && m.dice == [0, 0] && !m.doubled) {
+        return Err("the third field 'roll' (rolling without doubling) needs a game in play, no dice and no double offered".into());
+    }
+    if fields.len() == 3 && !roll_chosen && !(m.state == GameState::Playing && m.dice[0] != 0) {
         return Err("the third field (dice already played) needs a game in play with dice rolled".into());
     }
     match m.state {
@@ -299,22 +372,48 @@ pub fn parse(text: &str) -> std::result::Result<State, String> {
             if closed(Player::P0) && closed(Player::P1) {
                 return Err("both players have checkers on the bar against a closed board: no roll could ever move".into());
             }
-            if m.dice == [0, 0] {
-                s.phase = Phase::ToRoll;
-            } else {
-                let (a, b) = (m.dice[0], m.dice[1]);
-                if !rules.set_roll(&mut s, a, b) && fields.len() == 2 {
+            if m.doubled {
+                if !rules.may_double(&s) {
                     return Err(format!(
-                        "player {} has no legal move with {}-{}: a player who cannot move passes automatically, so write the position with the opponent to roll (dice 0 0)",
-                        turn.index(),
-                        s.roll[0],
-                        s.roll[1]
+                        "a double is offered by player {} who may not double (cube owned by the opponent, the Crawford game, a 1-point match or the largest cube)",
+                        turn.index()
                     ));
                 }
+                s.phase = Phase::Doubled;
+            } else if m.dice == [0, 0] {
+                let may = rules.may_double(&s);
+                if roll_chosen && !may {
+                    return Err("the third field 'roll' is written only when the player could have doubled".into());
+                }
+                s.phase = if may && !roll_chosen { Phase::Cube } else { Phase::ToRoll };
+            } else {
+                let (a, b) = (m.dice[0], m.dice[1]);
+                let playable = rules.set_roll(&mut s, a, b);
                 if fields.len() == 3 {
-                    apply_played(&mut s, fields[2])?;
+                    apply_played(&mut s, fields[2], rules)?;
+                } else if !playable {
+                    // Docs, "Decision (rolled without a move)": the pass is automatic.
+                    rules.pass_turn(&mut s);
                 }
             }
+        }
+        GameState::Dropped => {
+            if m.dice != [0, 0] {
+                return Err("'game over by a dropped double' (100) with dice: dice must be 0 0".into());
+            }
+            let winner = turn.other();
+            if board[winner.index()][OFF] == CHECKERS || board[turn.index()][OFF] == CHECKERS {
+                return Err("'game over by a dropped double' (100) with a player who has borne off all 15 checkers (expected 010)".into());
+            }
+            if n > 0 && m.score[winner.index()] < n {
+                return Err(format!(
+                    "'game over by a dropped double' (100) with the winner's score {} below the match length {n}: between games of a match the position is 'no game started' (000)",
+                    m.score[winner.index()]
+                ));
+            }
+            s.phase = Phase::Over;
+            s.last_points = s.cube_value() as u16;
+            s.last_winner = winner as i8;
         }
         GameState::Over => {
             if m.dice != [0, 0] {
@@ -337,7 +436,7 @@ pub fn parse(text: &str) -> std::result::Result<State, String> {
                 ));
             }
             s.phase = Phase::Over;
-            s.last_points = game_points(&board, winner);
+            s.last_points = rules.points(&s, winner);
             s.last_winner = winner as i8;
         }
     }
@@ -345,6 +444,9 @@ pub fn parse(text: &str) -> std::result::Result<State, String> {
 }
 
 fn check_scores_below(score: &[u16; 2], n: u16) -> std::result::Result<(), String> {
+    if n == 0 {
+        return Ok(()); // money play: the scores are a session's running total
+    }
     for (p, &sc) in score.iter().enumerate() {
         if sc >= n {
             return Err(format!("player {p}'s score {sc} already reaches the match length {n} but the match is not over"));
@@ -354,7 +456,7 @@ fn check_scores_below(score: &[u16; 2], n: u16) -> std::result::Result<(), Strin
 }
 
 /// Applies the third field: the dice already played this turn.
-fn apply_played(s: &mut State, field: &str) -> std::result::Result<(), String> {
+fn apply_played(s: &mut State, field: &str, rules: &Backgammon) -> std::result::Result<(), String> {
     let roll = s.roll;
     let used: Vec<u8> = field
         .bytes()
@@ -387,10 +489,8 @@ fn apply_played(s: &mut State, field: &str) -> std::result::Result<(), String> {
     }
     s.mask = legal_mask(&s.pos(), s.left());
     if mask_is_empty(&s.mask) {
-        return Err(format!(
-            "none of the dice left ({:?}) can be played: the turn would already be over (write the position with the opponent to roll)",
-            s.left()
-        ));
+        // As a roll without a move: the turn is over and passes.
+        rules.pass_turn(s);
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! ([`Backgammon`]), and perft over distinct end positions.
 
 use super::board::{Pos, CHECKERS, NUM_ACTIONS, OFF, START};
-use super::observe::OBS_LEN;
+use super::observe::{CUBE_OBS, OBS_LEN};
 use super::movegen::{distinct_ends, legal_mask, mask_is_empty};
 use super::state::{game_points, Phase, State};
 use crate::core::{Action, GameRng, Player};
@@ -15,9 +15,23 @@ pub struct Backgammon {
     pub(super) spec: GameSpec,
     pub(super) explicit: bool,
     pub(super) match_length: u16,
+    /// Option `cube`: the doubling cube is in play.
+    pub(super) cube: bool,
+    /// Option `jacoby` (money play): gammons count only once the cube was turned.
+    pub(super) jacoby: bool,
     pub(super) opening_mask: [bool; NUM_ACTIONS],
     pub(super) roll_mask: [bool; NUM_ACTIONS],
 }
+
+/// Cube actions (option `cube` only): roll without doubling, double, take, drop.
+pub const ROLL: usize = NUM_ACTIONS;
+pub const DOUBLE: usize = NUM_ACTIONS + 1;
+pub const TAKE: usize = NUM_ACTIONS + 2;
+pub const DROP: usize = NUM_ACTIONS + 3;
+/// Size of the action space with the cube.
+pub const CUBE_NUM_ACTIONS: usize = NUM_ACTIONS + 4;
+/// Largest cube (gnubg's limit, 2^12).
+pub const MAX_CUBE_LOG2: u8 = 12;
 
 /// The chance action of the opening outcome "player 0 rolls `d0`, player 1 rolls `d1`".
 #[inline]
@@ -61,9 +75,55 @@ impl Backgammon {
             },
             explicit,
             match_length,
+            cube: false,
+            jacoby: false,
             opening_mask,
             roll_mask,
         }
+    }
+
+    /// The same rules with the doubling cube (and, in money play, the Jacoby rule).
+    pub fn with_cube(mut self, cube: bool, jacoby: bool) -> Backgammon {
+        self.cube = cube;
+        self.jacoby = jacoby;
+        if cube {
+            self.spec.num_actions = CUBE_NUM_ACTIONS;
+            self.spec.observation_shape = vec![OBS_LEN + CUBE_OBS];
+            self.spec.info_fields = &[
+                "score_p0",
+                "score_p1",
+                "match_length",
+                "last_game_points",
+                "last_game_winner",
+                "die1",
+                "die2",
+                "dice_left",
+                "cube_value",
+                "cube_owner",
+                "crawford",
+            ];
+        }
+        self
+    }
+
+    /// Whether the player on turn may double now: the cube is in play,
+    /// centred or theirs, not the Crawford game, below gnubg's largest cube,
+    /// and in a match below the doubler's away score (gnubg refuses a double
+    /// when the doubler's cube already wins the match: the cube is dead; so
+    /// never in a 1-point match).
+    pub fn may_double(&self, s: &State) -> bool {
+        self.cube
+            && !s.crawford
+            && (s.match_length == 0 || s.cube_value() < s.match_length.saturating_sub(s.score[s.turn.index()]) as u32)
+            && (s.owner < 0 || s.owner == s.turn as i8)
+            && s.cube < MAX_CUBE_LOG2
+    }
+
+    /// Points the winner of a game ended by bearing off scores: 1/2/3 times
+    /// the cube; with the Jacoby rule a centred cube counts gammons as 1.
+    pub fn points(&self, s: &State, winner: Player) -> u16 {
+        let base = if self.jacoby && s.match_length == 0 && s.owner < 0 { 1 } else { game_points(&s.board, winner) };
+        base as u16 * s.cube_value() as u16
     }
 
     /// The "no game started" state of a match at `score`.
@@ -80,6 +140,9 @@ impl Backgammon {
             match_length,
             last_points: 0,
             last_winner: -1,
+            cube: 0,
+            owner: -1,
+            crawford: false,
         }
     }
 
@@ -107,18 +170,24 @@ impl Backgammon {
         debug_assert!(playable, "every opening roll has a move");
     }
 
-    /// The turn passes to the opponent, who rolls next.
+    /// The turn passes to the opponent, who rolls next (or first decides
+    /// whether to double, option `cube`).
     pub(super) fn pass_turn(&self, s: &mut State) {
         s.turn = s.turn.other();
-        s.phase = Phase::ToRoll;
         s.clear_dice();
+        s.phase = if self.may_double(s) { Phase::Cube } else { Phase::ToRoll };
     }
 
     /// The player on turn has borne off the last checker.
     pub(super) fn end_game(&self, s: &mut State) {
-        let winner = s.turn;
-        let points = game_points(&s.board, winner);
-        s.score[winner.index()] += points as u16;
+        let points = self.points(s, s.turn);
+        self.finish_game(s, s.turn, points);
+    }
+
+    /// `winner` scores `points` (a bear-off, or a dropped double).
+    pub(super) fn finish_game(&self, s: &mut State, winner: Player, points: u16) {
+        let before = s.score;
+        s.score[winner.index()] += points;
         s.last_points = points;
         s.last_winner = winner as i8;
         s.clear_dice();
@@ -128,9 +197,15 @@ impl Backgammon {
             s.turn = winner.other();
         } else {
             let (last_points, last_winner) = (s.last_points, s.last_winner);
+            let n = s.match_length;
+            // The Crawford game is the game right after a player first reaches
+            // match point minus one; the games after it are post-Crawford.
+            let was_post = !s.crawford && before.iter().any(|&x| x + 1 == n);
+            let crawford = self.cube && !s.crawford && !was_post && s.score.iter().any(|&x| x + 1 == n);
             *s = self.opening_state(s.score, s.match_length);
             s.last_points = last_points;
             s.last_winner = last_winner;
+            s.crawford = crawford;
         }
     }
 
@@ -150,6 +225,10 @@ impl Backgammon {
         // A position where no roll lets either side move is rejected when
         // parsed and unreachable in play; the bound only guards the loop.
         for _ in 0..100_000 {
+            if s.phase != Phase::ToRoll {
+                // A forced pass handed the opponent a cube decision.
+                return;
+            }
             let a: u8 = rng.random_range(1..=6);
             let b: u8 = rng.random_range(1..=6);
             if self.set_roll(s, a, b) {
@@ -173,9 +252,39 @@ impl Backgammon {
         t
     }
 
+    /// Whether `a` is a legal cube action in `s`.
+    #[inline]
+    pub fn cube_legal(&self, s: &State, a: usize) -> bool {
+        match s.phase {
+            Phase::Cube => a == ROLL || a == DOUBLE,
+            Phase::Doubled => a == TAKE || a == DROP,
+            _ => false,
+        }
+    }
+
+    /// Applies a legal cube action (no dice are rolled here).
+    pub(super) fn cube_action(&self, s: &mut State, a: usize) {
+        match a {
+            ROLL => s.phase = Phase::ToRoll,
+            DOUBLE => s.phase = Phase::Doubled,
+            TAKE => {
+                s.cube += 1;
+                s.owner = s.turn.other() as i8;
+                s.phase = Phase::ToRoll;
+            }
+            _ => {
+                // Dropped: the doubler wins the value of the cube before the double.
+                let points = s.cube_value() as u16;
+                self.finish_game(s, s.turn, points);
+            }
+        }
+    }
+
     pub(super) fn phase_error(&self, s: &State, text: &str) -> GameError {
         let why = match s.phase {
             Phase::Opening => "the opening roll is next: apply a chance outcome first",
+            Phase::Cube => "a cube decision is next: 'roll' or 'double'",
+            Phase::Doubled => "a double is offered: 'take' or 'drop'",
             Phase::ToRoll => "a dice roll is next: apply a chance outcome first",
             Phase::Over => "the game is over",
             Phase::Move => "",
@@ -193,6 +302,22 @@ impl Backgammon {
         }
         match s.phase {
             Phase::Over => 1,
+            Phase::Cube => [ROLL, DOUBLE]
+                .iter()
+                .map(|&a| {
+                    let mut child = *s;
+                    self.cube_action(&mut child, a);
+                    self.perft_rec(&child, depth - 1, bufs, level + 1)
+                })
+                .sum(),
+            Phase::Doubled => [TAKE, DROP]
+                .iter()
+                .map(|&a| {
+                    let mut child = *s;
+                    self.cube_action(&mut child, a);
+                    self.perft_rec(&child, depth - 1, bufs, level + 1)
+                })
+                .sum(),
             Phase::Opening | Phase::ToRoll => {
                 let mut total = 0;
                 for i in 0..36usize {

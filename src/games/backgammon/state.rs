@@ -14,6 +14,12 @@ pub enum Phase {
     ToRoll,
     /// The player on turn has dice to play.
     Move,
+    /// Option `cube`: the player on turn may double before rolling; decides
+    /// between rolling (no double) and doubling.
+    Cube,
+    /// Option `cube`: the player on turn (`turn`) doubled; the opponent
+    /// decides between taking and dropping.
+    Doubled,
     /// The match (or single game) is over; the turn is with the loser.
     Over,
 }
@@ -33,8 +39,14 @@ pub struct State {
     pub(super) mask: Mask,
     pub score: [u16; 2],
     pub match_length: u16,
-    pub(super) last_points: u8,
+    pub(super) last_points: u16,
     pub(super) last_winner: i8,
+    /// log2 of the cube value (0: cube 1).
+    pub cube: u8,
+    /// Cube owner: -1 centred, else the player index.
+    pub owner: i8,
+    /// This game is the Crawford game of the match (no doubling).
+    pub crawford: bool,
 }
 
 impl State {
@@ -54,6 +66,28 @@ impl State {
     #[inline]
     pub fn left(&self) -> &[u8] {
         &self.left[..self.nleft as usize]
+    }
+
+    /// The value of the cube (1, 2, 4, ...).
+    #[inline]
+    pub fn cube_value(&self) -> u32 {
+        1 << self.cube
+    }
+
+    /// The player who decides now (the taker while a double is offered).
+    #[inline]
+    pub fn decider(&self) -> Player {
+        if self.phase == Phase::Doubled {
+            self.turn.other()
+        } else {
+            self.turn
+        }
+    }
+
+    /// A match game after the Crawford game: a player is one point from the
+    /// end and this game is not the Crawford game.
+    pub fn post_crawford(&self) -> bool {
+        self.match_length > 1 && !self.crawford && self.score.iter().any(|&s| s + 1 == self.match_length)
     }
 
     pub(super) fn clear_dice(&mut self) {

@@ -54,6 +54,11 @@ fn first_actions(s: &State) -> Vec<String> {
     (0..NUM_ACTIONS).filter(|&i| mask[i]).map(|i| r.action_to_string(s, Action(i as u32))).collect()
 }
 
+/// A Match ID in play, cube 1 centred, no double.
+fn match_in_play(turn: u8, dice: [u8; 2], match_length: u16, score: [u16; 2]) -> MatchId {
+    MatchId { cube: 0, owner: 3, turn, crawford: false, decide: turn, doubled: false, state: GameState::Playing, dice, match_length, score }
+}
+
 const OPENING_ID: &str = "4HPwATDgc/ABMA";
 
 #[test]
@@ -63,7 +68,7 @@ fn opening_position_id_and_chance_node() {
     assert_eq!(r.to_act(&s), ToAct::Chance);
     let text = r.to_position(&s);
     assert!(text.starts_with("4HPwATDgc/ABMA:"), "{text}");
-    let m = position::parse_match_id(text.split(':').nth(1).unwrap()).unwrap();
+    let m = position::parse_match_id(text.split(':').nth(1).unwrap(), false).unwrap();
     assert_eq!(m.state, GameState::NoGame);
     assert_eq!(m.dice, [0, 0]);
     assert_eq!(m.match_length, 1);
@@ -75,20 +80,20 @@ fn opening_position_id_and_chance_node() {
 fn match_id_matches_gnubg_output() {
     // gnubg.match_id(cube_info(), pos_info(turn, 0, 0, 1, dice)), money game: match length 0.
     let write = |turn, dice| {
-        position::match_id(&MatchId { turn, state: GameState::Playing, dice, match_length: 0, score: [0, 0] })
+        position::match_id(&match_in_play(turn, dice, 0, [0, 0]))
     };
     // gnubg gives "MAkXAAAAAAAA" when its cube info says player 0 is on move
     // (bit 6) and the posinfo turn is 1 (bit 11); in play both bits agree.
     assert_eq!(write(1, [6, 5]), "cAkXAAAAAAAA");
-    let m = position::parse_match_id("MAkXAAAAAAAA").unwrap_err();
+    let m = position::parse_match_id("MAkXAAAAAAAA", false).unwrap_err();
     assert!(m.contains("differ"), "{m}");
     // Padding bits (66..71) are ignored when reading.
-    let plain = position::match_id(&MatchId { turn: 0, state: GameState::Playing, dice: [3, 1], match_length: 5, score: [2, 4] });
+    let plain = position::match_id(&match_in_play(0, [3, 1], 5, [2, 4]));
     let mut bytes = position::base64_decode(&plain, 9, "x").unwrap();
     bytes[8] |= 0b1111_1100;
     let padded = position::base64_encode(&bytes);
     assert_ne!(padded, plain);
-    assert_eq!(position::parse_match_id(&padded).unwrap(), position::parse_match_id(&plain).unwrap());
+    assert_eq!(position::parse_match_id(&padded, false).unwrap(), position::parse_match_id(&plain, false).unwrap());
 }
 
 #[test]
@@ -99,7 +104,7 @@ fn position_string_round_trip_and_dice_order() {
     assert_eq!(text.split(':').next().unwrap(), OPENING_ID);
     assert_eq!(r.from_position(&text).unwrap(), s);
     // Dice written smaller first are accepted.
-    let m = position::parse_match_id(text.split(':').nth(1).unwrap()).unwrap();
+    let m = position::parse_match_id(text.split(':').nth(1).unwrap(), false).unwrap();
     let swapped = format!("{}:{}", OPENING_ID, position::match_id(&MatchId { dice: [1, 3], ..m }));
     assert_eq!(r.to_position(&r.from_position(&swapped).unwrap()), text);
     // Mid-turn: the dice already played are a third field.
@@ -133,7 +138,7 @@ fn bad_position_strings_are_rejected_with_reasons() {
         (format!("{}:{mid}", &pid[..13]), "14 Base64 characters"),
         (format!("4HPwATDgc/AB!A:{mid}"), "not Base64"),
         (format!("//////////////:{mid}"), "more than 15 checkers"),
-        (format!("{pid}:{}", position::match_id(&MatchId { turn: 0, state: GameState::Playing, dice: [3, 1], match_length: 0, score: [0, 0] })), "match length 0"),
+        (format!("{pid}:{}", position::match_id(&match_in_play(0, [3, 1], 0, [0, 0]))), "match length 0"),
         (format!("{pid}:{mid}:9"), "digits 1..6"),
         (format!("{pid}:{mid}:31"), "expected 1 to 1 dice"),
         (format!("{pid}:{mid}:5"), "not one of the roll"),
@@ -334,7 +339,7 @@ fn rule_game_over_string_has_turn_with_loser_and_score() {
     let mut s = setup(&[(1, 1)], 0, &[(20, 15)], 0, (2, 1));
     r.apply(&mut s, CheckerMove { from: 1, die: 2 }.action(), &mut rng_from_seed(0));
     let text = r.to_position(&s);
-    let m = position::parse_match_id(text.split(':').nth(1).unwrap()).unwrap();
+    let m = position::parse_match_id(text.split(':').nth(1).unwrap(), false).unwrap();
     assert_eq!(m.state, GameState::Over);
     assert_eq!(m.turn, 1);
     assert_eq!(m.dice, [0, 0]);
@@ -362,11 +367,13 @@ fn rule_forced_pass_is_automatic() {
     assert_eq!(applied, Applied::MidTurn);
     assert_eq!(r.to_act(&t), ToAct::Chance, "player 1 rolls next");
     assert_eq!(t.turn, Player::P1);
-    // The rolled-and-blocked position is not a valid string (the pass is automatic)...
+    // A rolled-and-blocked string is read with the pass already made (docs,
+    // "rolled without a move"): the opponent to roll...
     let mut blocked = s;
     r.set_roll(&mut blocked, 6, 5);
-    let e = r.from_position(&r.to_position(&blocked)).unwrap_err().to_string();
-    assert!(e.contains("passes automatically"), "{e}");
+    let read = r.from_position(&r.to_position(&blocked)).unwrap();
+    assert_eq!((read.turn, read.phase, read.roll), (Player::P1, Phase::ToRoll, [0, 0]));
+    assert_eq!(read.board, s.board);
     // ... 'pass' is never a move to play, and perft counts the pass as the roll's one child.
     assert_eq!(r.perft(&s, 2), 21);
     // Sampled mode: after the roll the turn passes and the opponent's dice are rolled.
@@ -750,4 +757,34 @@ fn perft_from_the_opening_roll() {
     for d in 1..=3 {
         assert_eq!(r.perft(&s, d), crate::game::default_perft(&r, &s, d), "depth {d}");
     }
+}
+
+#[test]
+fn gnubg_position_rolled_without_a_legal_move_is_read_with_the_pass_made() {
+    // Written by gnubg 1.1.0a16 (`set board 27YBBwDg/wcAQA`, `set dice 6 5`):
+    // player 1 on roll with a checker on the bar against player 0's closed
+    // board, 6-5 rolled, no legal move.
+    for r in [explicit(5), Backgammon::new(5, false), explicit(5).with_cube(true, false)] {
+        let s = r.from_position("27YBBwDg/wcAQA:cAm3AAAAAAAE").unwrap();
+        assert_eq!(s.turn, Player::P0, "the turn passed to the opponent");
+        assert_eq!(s.roll, [0, 0]);
+        assert_eq!(s.board[1][BAR], 1);
+        let want = if r.cube { Phase::Cube } else { Phase::ToRoll };
+        assert_eq!(s.phase, want);
+        // What we write is the position after the pass, which reads back the same.
+        assert_eq!(r.from_position(&r.to_position(&s)).unwrap(), s);
+    }
+    // The same with gnubg's other roll written there (6-1 before `set dice`).
+    let s = explicit(5).from_position("27YBBwDg/wcAQA:cAmnAAAAAAAE").unwrap();
+    assert_eq!((s.turn, s.phase), (Player::P0, Phase::ToRoll));
+    // A mid-turn field that leaves no playable die also ends the turn:
+    // player 0 has entered bar/19 with the 6 of 6-5; 19/14 and 13/8 are blocked.
+    let r = explicit(1);
+    let mut s = setup(&[(13, 1), (19, 1)], 0, &[(20, 2), (14, 2), (8, 2)], 0, (6, 5));
+    s.left = [5, 0, 0, 0];
+    s.nleft = 1;
+    let text = r.to_position(&s);
+    assert!(text.ends_with(":6"), "{text}");
+    let read = r.from_position(&text).unwrap();
+    assert_eq!((read.turn, read.phase), (Player::P1, Phase::ToRoll));
 }
