@@ -19,6 +19,7 @@ def _load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -70,3 +71,33 @@ def test_pretraining_on_records_fits_better_than_a_uniform_policy(tmp_path: Path
         records.write_game(f, start, played)
     out = _load("pretrain_from_records").pretrain([str(f)], epochs=2)
     assert out["train_accuracy"] > out["uniform_train"]
+
+
+@pytest.mark.parametrize("game", ["checkers", "backgammon"])
+def test_ppo_selfplay_trains_and_reports_rates(game: str) -> None:
+    pytest.importorskip("torch")
+    if game not in ludoteca.games():
+        pytest.skip(f"{game} is not registered")
+    ppo = _load("ppo_selfplay")
+    args = ppo.Args(game=game, num_envs=4, num_steps=8, max_updates=2, eval_games=4, eval_every=1, max_turns=10,
+                    hidden=16)
+    out = ppo.train(args)
+    for rates in out.values():
+        assert sum(rates.values()) == pytest.approx(1.0)
+        assert all(0.0 <= r <= 1.0 for r in rates.values())
+
+
+def test_ppo_selfplay_advantages_flip_sign_between_the_players() -> None:
+    """A won last move is good for its mover and bad for the player who moved before."""
+    pytest.importorskip("torch")
+    import torch
+
+    ppo = _load("ppo_selfplay")
+    # Two steps of one env: player 0 moves, then player 1 moves and wins (+1 for the mover).
+    player = torch.tensor([[0], [1]])
+    reward = torch.tensor([[0.0], [1.0]])
+    done = torch.tensor([[0.0], [1.0]])
+    values = torch.zeros(2, 1)
+    adv = ppo.compute_advantages(reward, values, done, player, torch.zeros(1), torch.tensor([0]), gamma=1.0, lam=1.0)
+    assert adv[1, 0] == pytest.approx(1.0)
+    assert adv[0, 0] == pytest.approx(-1.0)
