@@ -43,7 +43,7 @@ import torch
 import ludoteca
 
 from .._core import MCTS, Game, State
-from ..agents.baseline import Baseline
+from ..agents.mcts import MCTSAgent
 from ..errors import OptionError
 from .nets import export_npz, make_network
 
@@ -414,7 +414,10 @@ def alphazero(
         from ..arena import tournament
 
         export()
-        agent = Baseline(cfg.game, simulations=cfg.eval_simulations, path=export_path, seed=cfg.seed)
+        # The torch network, set up as Baseline plays the export: numpy's BLAS, on its
+        # default threads, is many times slower than torch on one thread on a busy machine.
+        net.eval()
+        agent = MCTSAgent(cfg.eval_simulations, evaluator=evaluate, seed=cfg.seed, selection="gumbel", gumbel_scale=0.0, num_threads=cfg.search_threads)
         agent.name = "network"
         openings = cfg.eval_openings if cfg.eval_openings is not None else (0 if game_obj.family == "backgammon" else 4)
         res = tournament(cfg.game, [agent, *cfg.opponents], games=cfg.eval_games, gauntlet=0, openings=openings, seed=cfg.seed, anchor="random" if "random" in cfg.opponents else None)
