@@ -471,7 +471,7 @@ def alphazero(
                     (p_loss + v_loss).backward()
                     opt.step()
                     counters["train_steps"] += 1
-                    losses.append((float(p_loss), float(v_loss)))
+                    losses.append((p_loss.item(), v_loss.item()))
             counters["iteration"] += 1
             if elapsed() - last_log >= cfg.log_seconds or elapsed() >= budget:
                 last_log = elapsed()
