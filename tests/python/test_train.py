@@ -18,8 +18,7 @@ import numpy as np
 import pytest
 
 import ludoteca
-from ludoteca.agents import make_agent
-from ludoteca.agents.baseline import Baseline, NetworkFileError, NoBaselineError, NumpyNet, shipped_baselines
+from ludoteca.agents.baseline import Baseline, NetworkFileError, NumpyNet
 from ludoteca.arena import play_game, play_match
 from ludoteca.errors import LudotecaValueError
 
@@ -65,16 +64,6 @@ def test_numpy_forward_equals_the_torch_network(name: str, tmp_path: Path) -> No
     np.testing.assert_allclose(ln, lt.numpy(), rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(vn, vt.numpy(), rtol=1e-4, atol=1e-5)
     assert np.abs(vn).max() <= net.value_scale
-
-
-def test_baseline_for_a_game_without_a_shipped_network_says_how_to_train_one() -> None:
-    missing = [g for g in ludoteca.games() if g not in shipped_baselines()]
-    assert missing
-    with pytest.raises(NoBaselineError, match=r"no baseline network ships with ludoteca for .* `python -m ludoteca.train alphazero"):
-        Baseline(missing[0])
-    with pytest.raises(NoBaselineError):
-        make_agent("baseline", game_id=missing[0])
-    assert issubclass(NoBaselineError, ValueError)
 
 
 def test_baseline_plays_an_exported_network_in_the_arena(tmp_path: Path) -> None:

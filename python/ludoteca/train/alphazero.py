@@ -373,7 +373,7 @@ def alphazero(
     net = make_network(game_obj.observation_shape, game_obj.num_actions, _value_scale(game_obj), cfg.channels, cfg.blocks, cfg.hidden)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     buf = ReplayBuffer(cfg.buffer, game_obj.observation_shape, game_obj.num_actions)
-    counters = {"iteration": 0, "selfplay_games": 0, "decisions": 0, "train_steps": 0, "elapsed": 0.0, "last_eval": None, "eval_iteration": -1, "last_checkpoint": 0.0, "resumed": 0}
+    counters: dict[str, Any] = {"iteration": 0, "selfplay_games": 0, "decisions": 0, "train_steps": 0, "elapsed": 0.0, "last_eval": None, "eval_iteration": -1, "last_checkpoint": 0.0, "resumed": 0}
     if ckpt is not None:
         net.load_state_dict(ckpt["net"])
         opt.load_state_dict(ckpt["optimizer"])
@@ -385,7 +385,7 @@ def alphazero(
     selfplay = _SelfPlay(game_obj, cfg, rng)
     evaluate = _evaluator(net)
     budget = cfg.minutes * 60.0
-    t0 = time.monotonic() - counters["elapsed"]
+    t0: float = time.monotonic() - float(counters["elapsed"])
     bar = _Progress(budget, counters["elapsed"], f"{cfg.game} alphazero", cfg.progress)
     export_path = out_dir / "export.npz"
     losses: list[tuple[float, float]] = []
@@ -468,7 +468,7 @@ def alphazero(
                     scale = net.value_scale
                     v_loss = torch.mean((v / scale - torch.from_numpy(val) / scale) ** 2)
                     opt.zero_grad()
-                    (p_loss + v_loss).backward()
+                    (p_loss + v_loss).backward()  # type: ignore[no-untyped-call]
                     opt.step()
                     counters["train_steps"] += 1
                     losses.append((p_loss.item(), v_loss.item()))

@@ -48,6 +48,19 @@ class _ConvBN(nn.Module):
         return w.numpy().astype(np.float32), b.numpy().astype(np.float32)
 
 
+class _Block(nn.Module):
+    """Residual block: two 3x3 conv-BN layers and the skip connection."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.conv1 = _ConvBN(channels, channels, 3)
+        self.conv2 = _ConvBN(channels, channels, 3)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """relu(x + conv2(relu(conv1(x))))."""
+        return torch.relu(x + self.conv2(torch.relu(self.conv1(x))))
+
+
 class ResNet(nn.Module):
     """Residual conv net: a 3x3 stem, ``blocks`` residual blocks of ``channels``, policy and value heads."""
 
@@ -60,7 +73,7 @@ class ResNet(nn.Module):
         self.num_actions = num_actions
         self.channels, self.blocks, self.value_hidden, self.value_scale = channels, blocks, value_hidden, value_scale
         self.stem = _ConvBN(c, channels, 3)
-        self.body = nn.ModuleList(nn.ModuleList([_ConvBN(channels, channels, 3), _ConvBN(channels, channels, 3)]) for _ in range(blocks))
+        self.body = nn.ModuleList(_Block(channels) for _ in range(blocks))
         self.policy_conv = _ConvBN(channels, 2, 1)
         self.policy = nn.Linear(2 * h * w, num_actions)
         self.value_conv = _ConvBN(channels, 1, 1)
@@ -70,8 +83,8 @@ class ResNet(nn.Module):
     def forward(self, x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """``(logits [B, A], values [B])``."""
         h = torch.relu(self.stem(x))
-        for conv1, conv2 in self.body:  # type: ignore[misc]
-            h = torch.relu(h + conv2(torch.relu(conv1(h))))
+        for block in self.body:
+            h = block(h)
         p = torch.relu(self.policy_conv(h)).flatten(1)
         v = torch.relu(self.value_conv(h)).flatten(1)
         v = self.value2(torch.relu(self.value1(v)))[:, 0]
@@ -92,9 +105,10 @@ class ResNet(nn.Module):
             out[f"{name}.b"] = b
 
         conv3("stem", self.stem)
-        for i, (a, b) in enumerate(self.body):  # type: ignore[misc]
-            conv3(f"block{i}.conv1", a)
-            conv3(f"block{i}.conv2", b)
+        for i, block in enumerate(self.body):
+            assert isinstance(block, _Block)
+            conv3(f"block{i}.conv1", block.conv1)
+            conv3(f"block{i}.conv2", block.conv2)
         conv1("policy_conv", self.policy_conv)
         conv1("value_conv", self.value_conv)
         for name in ("policy", "value1", "value2"):
