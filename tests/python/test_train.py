@@ -177,3 +177,23 @@ def test_bad_options_are_library_errors(tmp_path: Path) -> None:
         alphazero(resume=tmp_path / "empty")
     with pytest.raises(ludoteca.OptionError, match="unexpected keyword"):
         alphazero("tablut", out=tmp_path / "x", simulatons=3)
+
+
+def test_replay_buffer_keeps_the_latest_decisions_and_their_masks() -> None:
+    from ludoteca.train import ReplayBuffer
+
+    buf = ReplayBuffer(5, (2,), 11)
+    for k in range(7):
+        mask = np.zeros((1, 11), bool)
+        mask[0, k] = True
+        pol = mask.astype(np.float32)
+        buf.add(np.full((1, 2), k, np.float32), mask, pol, np.array([k], np.float32))
+    assert buf.size == 5
+    obs, mask, pol, val = buf.sample(np.random.default_rng(0), 200)
+    assert sorted(set(val.tolist())) == [2, 3, 4, 5, 6]  # 0 and 1 overwritten
+    assert obs.dtype == np.float32 and (obs[:, 0] == val).all()
+    assert mask.shape == (200, 11) and (mask.argmax(1) == val).all() and (mask.sum(1) == 1).all()
+    assert (pol.argmax(1) == val).all()
+    again = ReplayBuffer(5, (2,), 11)
+    again.load_state_dict(buf.state_dict())
+    np.testing.assert_array_equal(again.sample(np.random.default_rng(1), 9)[3], buf.sample(np.random.default_rng(1), 9)[3])
