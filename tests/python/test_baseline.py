@@ -24,7 +24,7 @@ def test_baseline_for_a_game_without_a_shipped_network_says_how_to_train_one() -
     game = _unshipped()
     with pytest.raises(NoBaselineError, match=r"no baseline network ships with ludoteca for .* `python -m ludoteca.train alphazero"):
         Baseline(game)
-    assert issubclass(NoBaselineError, ValueError) and issubclass(NoBaselineError, ludoteca.errors.LudotecaError)
+    assert issubclass(NoBaselineError, ludoteca.OptionError) and issubclass(NoBaselineError, ValueError)
 
 
 def test_baseline_is_an_agent_spec_refused_up_front_in_the_arena() -> None:

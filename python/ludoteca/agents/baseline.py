@@ -41,8 +41,12 @@ class NetworkFileError(LudotecaValueError):
     """A network file that is missing, unreadable, of another format version or for another game."""
 
 
-class NoBaselineError(LudotecaValueError):
-    """No trained network ships with ludoteca for this game (yet)."""
+class NoBaselineError(OptionError):
+    """No trained network ships with ludoteca for this game (yet).
+
+    An ``OptionError``, as agents that do not play a game refuse it: the
+    arena's ladder skips such agents for that game.
+    """
 
 
 def shipped_baselines() -> list[str]:
