@@ -186,5 +186,7 @@ def make_agent(
         kwargs["game_id"] = game_id
     try:
         return factory(**kwargs)  # type: ignore[no-any-return]
+    except OptionError as e:  # keeps its type (NoBaselineError), with the spec in front
+        raise type(e)(f"agent {spec!r}: {e}") from None
     except TypeError as e:
         raise OptionError(f"agent {spec!r}: {e}") from None
