@@ -241,7 +241,7 @@ def _value_scale(game: Game) -> float:
 
 
 def plot_curve(out: PathLike) -> bool:
-    """Draws ``curve.png`` (Elo over minutes, 95 % intervals) from a run folder's ``eval.csv``.
+    """Draws ``curve.png`` from a run folder's ``eval.csv``: Elo over minutes (95 % intervals), and the score against each opponent.
 
     Returns False, saying why on stderr, when matplotlib is not installed or
     there is nothing to plot yet.
@@ -259,19 +259,26 @@ def plot_curve(out: PathLike) -> bool:
         print("matplotlib is not installed: no curve.png (pip install matplotlib); eval.csv has the numbers", file=sys.stderr)
         return False
     seen: dict[float, dict[str, str]] = {}
+    scores: dict[str, list[tuple[float, float]]] = {}
     for r in rows:
         seen.setdefault(float(r["minutes"]), r)
-    pts = sorted(seen.items())
+        scores.setdefault(r["opponent"], []).append((float(r["minutes"]), float(r["score"])))
+    pts = sorted((m, r) for m, r in seen.items() if r["elo"] != "")
     x = [m for m, _ in pts]
     elo = [float(r["elo"]) for _, r in pts]
     err = [[e - float(r["elo_low"]) for e, (_, r) in zip(elo, pts)], [float(r["elo_high"]) - e for e, (_, r) in zip(elo, pts)]]
     cfg = json.loads((out / "config.json").read_text())
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, (ax, bx) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
     ax.errorbar(x, elo, yerr=err, fmt="o-", capsize=3)
     ax.axhline(0.0, color="grey", lw=0.8)
-    ax.set_xlabel("wall-clock minutes (self-play, training and evaluation)")
     ax.set_ylabel("Elo (random = 0), 95 % interval")
-    ax.set_title(f"{cfg['game']}: AlphaZero, seed {cfg['seed']}, vs {', '.join(cfg['opponents'])}")
+    ax.set_title(f"{cfg['game']}: AlphaZero, seed {cfg['seed']}, {cfg['eval_games']} games per opponent")
+    for name, xs in scores.items():
+        bx.plot([m for m, _ in xs], [v for _, v in xs], "o-", label=name)
+    bx.set_ylim(-0.03, 1.03)
+    bx.set_ylabel("score against")
+    bx.set_xlabel("wall-clock minutes (self-play, training and evaluation)")
+    bx.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(out / "curve.png", dpi=100)
     plt.close(fig)
