@@ -354,7 +354,10 @@ def alphazero(
         saved.update(options)
         if game is not None and game != saved["game"]:
             raise OptionError(f"{str(out_dir)!r} trains {saved['game']!r}, not {game!r}")
-        cfg = AlphaZeroConfig(**saved)
+        try:
+            cfg = AlphaZeroConfig(**saved)
+        except TypeError as e:
+            raise OptionError(f"alphazero: {e}") from None
     else:
         if config is None:
             if game is None:
@@ -409,6 +412,7 @@ def alphazero(
             "minutes": round(elapsed() / 60, 2), "selfplay_games": counters["selfplay_games"],
             "decisions": counters["decisions"], "train_steps": counters["train_steps"],
             "parameters": sum(p.numel() for p in net.parameters()),
+            "config": dataclasses.asdict(cfg),
         })
 
     def save_checkpoint() -> None:
