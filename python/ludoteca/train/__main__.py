@@ -15,6 +15,36 @@ from typing import Optional, Sequence
 from ..errors import LudotecaError
 
 
+HELP = {
+    "minutes": "wall-clock budget, evaluation included",
+    "seed": "seed of self-play, training and evaluation openings",
+    "iterations": "stop after this many iterations (if sooner than --minutes)",
+    "games": "self-play games searched together",
+    "simulations": "MCTS simulations per self-play decision",
+    "selection": "root selection: gumbel or puct",
+    "considered": "Gumbel: root actions considered",
+    "max_turns": "self-play games end as draws after this many turns (default: the game's)",
+    "search_threads": "MCTS threads",
+    "channels": "ResNet channels",
+    "blocks": "ResNet residual blocks",
+    "hidden": "MLP hidden units (backgammon)",
+    "torch_threads": "torch.set_num_threads",
+    "buffer": "replay buffer size, in decisions",
+    "min_buffer": "decisions stored before training starts",
+    "batch_size": "minibatch size",
+    "lr": "Adam learning rate",
+    "weight_decay": "Adam weight decay",
+    "selfplay_steps": "searches of all games per iteration",
+    "train_steps": "gradient steps per iteration",
+    "eval_minutes": "minutes between evaluations",
+    "eval_games": "evaluation games per opponent (colours alternated)",
+    "eval_simulations": "MCTS simulations per evaluation move",
+    "eval_openings": "random turns of the evaluation openings (default 4; backgammon 0)",
+    "checkpoint_minutes": "minutes between checkpoints",
+    "log_seconds": "seconds between train.csv rows",
+}
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The command line; returns the exit status."""
     from .alphazero import AlphaZeroConfig, alphazero
@@ -32,7 +62,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             continue
         default = getattr(defaults, f.name)
         kind = type(default) if default is not None else (int if f.name in ("iterations", "max_turns", "eval_openings") else str)
-        az.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, help=f"default {default}")
+        az.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=kind.__name__.upper(),
+                        help=f"{HELP.get(f.name, f.name)} (default {default})")
     az.add_argument("--opponents", nargs="+", help=f"agent specs to evaluate against (default {' '.join(defaults.opponents)})")
     az.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
