@@ -21,7 +21,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 from stub_docs import stub_docs  # noqa: E402
 
 # Modules that import an optional dependency at import time.
-OPTIONAL = {"ludoteca.gym": "gymnasium", "ludoteca.pettingzoo": "pettingzoo"}
+OPTIONAL = {
+    "ludoteca.gym": "gymnasium",
+    "ludoteca.pettingzoo": "pettingzoo",
+    "ludoteca.train": "torch",
+    "ludoteca.train.alphazero": "torch",
+    "ludoteca.train.nets": "torch",
+    "ludoteca.train.__main__": "torch",
+}
 
 
 def _public(obj: Any) -> Iterator[tuple[str, Any]]:

@@ -81,6 +81,12 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path: Path) -> None:
         names = zf.namelist()
         assert "ludoteca/_core.pyi" in names and "ludoteca/py.typed" in names
         assert "ludoteca/gym.py" in names and "ludoteca/pettingzoo.py" in names
+        # The baseline networks are package data (ludoteca.agents.baseline), and the wheel stays small.
+        assert "ludoteca/baselines/README.md" in names
+        for npz in (ROOT / "python" / "ludoteca" / "baselines").glob("*.npz"):
+            assert f"ludoteca/baselines/{npz.name}" in names, f"{npz.name} missing from the wheel"
+    assert wheel.stat().st_size < 15 * 2**20, f"wheel is {wheel.stat().st_size / 2**20:.1f} MB, over 15 MB"
+    with zipfile.ZipFile(wheel) as zf:
         (meta_name,) = [n for n in names if n.endswith(".dist-info/METADATA")]
         meta = zf.read(meta_name).decode()
     for extra in ("gymnasium", "pettingzoo", "render", "all", "test"):

@@ -8,7 +8,8 @@ plays either kind.
 
 Agents are named by spec strings on the command line and in the arena:
 ``"random"``, ``"alphabeta:depth=4"``, ``"mcts:simulations=800,c_puct=1.5"``,
-``"gnubg:plies=1"``, ``"pydraughts:depth=4"``. ``make_agent`` turns a spec
+``"gnubg:plies=1"``, ``"pydraughts:depth=4"``, ``"baseline:simulations=64"`` (a
+trained network, ``ludoteca.agents.baseline``). ``make_agent`` turns a spec
 (or an agent object, or a plain callable ``state -> int | str``) into an
 agent. Every built-in agent is deterministic for its ``seed``.
 """
@@ -119,6 +120,7 @@ AGENTS: dict[str, str] = {
     "greedy": "ludoteca.agents.search:GreedyAgent",
     "alphabeta": "ludoteca.agents.search:AlphaBetaAgent",
     "expectimax": "ludoteca.agents.search:ExpectimaxAgent",
+    "baseline": "ludoteca.agents.baseline:Baseline",
 }
 
 
@@ -184,5 +186,7 @@ def make_agent(
         kwargs["game_id"] = game_id
     try:
         return factory(**kwargs)  # type: ignore[no-any-return]
+    except OptionError as e:  # keeps its type (NoBaselineError), with the spec in front
+        raise type(e)(f"agent {spec!r}: {e}") from None
     except TypeError as e:
         raise OptionError(f"agent {spec!r}: {e}") from None

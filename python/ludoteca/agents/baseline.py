@@ -1,0 +1,200 @@
+"""Trained networks without torch: a numpy forward pass and the ``Baseline`` agent.
+
+A network trained by ``python -m ludoteca.train alphazero GAME`` is exported
+to one ``.npz`` file (``export.npz`` in the run folder): the weights as numpy
+arrays (batch normalisation folded into the convolutions) and a JSON
+``meta`` entry saying which game and architecture it is. ``NumpyNet`` reads
+such a file and computes the same policy logits and values as the torch
+network (to float32 rounding; tested), with numpy only::
+
+    from ludoteca.agents.baseline import Baseline
+    bot = Baseline("kharbaga", simulations=64, path="runs/kharbaga/export.npz")
+
+``Baseline(game_id)`` without ``path`` loads the network shipped in the
+package (``ludoteca/baselines/<game>.npz``); ``docs/baselines.md`` lists
+which games have one. The arena and the command line name it ``baseline``
+(``baseline:simulations=64,path=FILE``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Optional, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import LudotecaValueError, OptionError
+from .mcts import MCTSAgent
+
+__all__ = ["NumpyNet", "Baseline", "NetworkFileError", "NoBaselineError", "shipped_baselines", "FORMAT"]
+
+#: Version of the ``.npz`` layout this module reads and ``ludoteca.train`` writes.
+FORMAT = 1
+
+_BASELINES = Path(__file__).resolve().parent.parent / "baselines"
+
+
+class NetworkFileError(LudotecaValueError):
+    """A network file that is missing, unreadable, of another format version or for another game."""
+
+
+class NoBaselineError(OptionError):
+    """No trained network ships with ludoteca for this game (yet).
+
+    An ``OptionError``, as agents that do not play a game refuse it: the
+    arena's ladder skips such agents for that game.
+    """
+
+
+def shipped_baselines() -> list[str]:
+    """The game ids that have a network in the package (``ludoteca/baselines/<game>.npz``)."""
+    if not _BASELINES.is_dir():
+        return []
+    return sorted(p.stem for p in _BASELINES.glob("*.npz"))
+
+
+def _conv3x3(x: npt.NDArray[np.float32], w: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """3x3 convolution, padding 1, on channels-last ``x`` [B, H, W, C]; ``w`` is [C*9, O] (im2col order c, i, j)."""
+    bsz, h, wd, c = x.shape
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    # [B, H, W, C, 3, 3]: every 3x3 window, flattened in torch's (c, i, j) weight order.
+    win = np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(1, 2))
+    cols = win.reshape(bsz * h * wd, c * 9)
+    return (cols @ w + b).reshape(bsz, h, wd, -1)
+
+
+class NumpyNet:
+    """The forward pass of an exported network, numpy only.
+
+    ``NumpyNet(path)`` reads an ``.npz`` written by ``ludoteca.train``;
+    ``net(obs)`` takes ``float32[B, *game.observation_shape]`` and returns
+    ``(logits float32[B, num_actions], values float32[B])``, values for the
+    player to move in the scale of the game's returns: exactly the
+    ``evaluate`` callback ``ludoteca.MCTS`` wants (the mask is not needed).
+    ``meta`` holds the file's description (game, options, architecture,
+    training summary).
+    """
+
+    def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        p = Path(path)
+        if not p.is_file():
+            raise NetworkFileError(f"no network file at {str(p)!r}")
+        try:
+            with np.load(p, allow_pickle=False) as data:
+                arrays = {k: np.asarray(data[k]) for k in data.files}
+        except (OSError, ValueError) as e:
+            raise NetworkFileError(f"{str(p)!r} is not a readable .npz network file: {e}") from None
+        if "meta" not in arrays:
+            raise NetworkFileError(f"{str(p)!r} has no 'meta' entry: not a ludoteca network file")
+        meta: dict[str, Any] = json.loads(str(arrays.pop("meta")))
+        if meta.get("format") != FORMAT:
+            raise NetworkFileError(f"{str(p)!r}: network format {meta.get('format')!r}, this ludoteca reads format {FORMAT}")
+        self.path = p
+        self.meta = meta
+        self.kind: str = meta["kind"]
+        self.value_scale = float(meta["value_scale"])
+        self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
+        self.num_actions = int(meta["num_actions"])
+        self._w = {k: v.astype(np.float32) for k, v in arrays.items()}
+        if self.kind == "resnet":
+            self.blocks = int(meta["blocks"])
+        elif self.kind != "mlp":
+            raise NetworkFileError(f"{str(p)!r}: unknown network kind {self.kind!r}")
+
+    @property
+    def game_id(self) -> str:
+        """The game the network was trained for."""
+        return str(self.meta["game"])
+
+    def parameters(self) -> int:
+        """The number of weights (after batch normalisation is folded)."""
+        return int(sum(v.size for v in self._w.values()))
+
+    def __call__(
+        self, obs: npt.ArrayLike, mask: Optional[npt.ArrayLike] = None
+    ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``(logits, values)`` for a batch of observations (``mask`` is accepted and ignored)."""
+        x = np.asarray(obs, dtype=np.float32)
+        if x.shape[1:] != self.observation_shape:
+            raise LudotecaValueError(
+                f"observations of shape {x.shape[1:]} given; this network takes {self.observation_shape}"
+            )
+        w = self._w
+        bsz = x.shape[0]
+        if self.kind == "mlp":
+            h = x.reshape(bsz, -1)
+            h = np.maximum(h @ w["fc1.w"] + w["fc1.b"], 0)
+            h = np.maximum(h @ w["fc2.w"] + w["fc2.b"], 0)
+            logits = h @ w["policy.w"] + w["policy.b"]
+            v = (h @ w["value.w"] + w["value.b"])[:, 0]
+        else:
+            h = np.ascontiguousarray(x.transpose(0, 2, 3, 1))  # channels last
+            h = np.maximum(_conv3x3(h, w["stem.w"], w["stem.b"]), 0)
+            for i in range(self.blocks):
+                y = np.maximum(_conv3x3(h, w[f"block{i}.conv1.w"], w[f"block{i}.conv1.b"]), 0)
+                y = _conv3x3(y, w[f"block{i}.conv2.w"], w[f"block{i}.conv2.b"])
+                h = np.maximum(h + y, 0)
+            p = np.maximum(h @ w["policy_conv.w"] + w["policy_conv.b"], 0)
+            logits = p.transpose(0, 3, 1, 2).reshape(bsz, -1) @ w["policy.w"] + w["policy.b"]
+            v = np.maximum(h @ w["value_conv.w"] + w["value_conv.b"], 0)
+            v = np.maximum(v.transpose(0, 3, 1, 2).reshape(bsz, -1) @ w["value1.w"] + w["value1.b"], 0)
+            v = (v @ w["value2.w"] + w["value2.b"])[:, 0]
+        values = (np.tanh(v) * self.value_scale).astype(np.float32)
+        return logits.astype(np.float32), values
+
+    def __repr__(self) -> str:
+        return f"NumpyNet({self.game_id!r}, kind={self.kind!r}, parameters={self.parameters()})"
+
+
+class Baseline(MCTSAgent):
+    """MCTS guided by a trained network, played with numpy only (no torch, no GPU).
+
+    ``Baseline(game_id, simulations=64, path=None)``: ``path`` is an ``.npz``
+    written by ``ludoteca.train`` (``export.npz`` in a run folder); without
+    it, the network shipped in the package for ``game_id``. A game with no
+    shipped network raises ``NoBaselineError`` saying how to train one.
+    Every other keyword is an ``MCTS`` option; the default is Gumbel root
+    selection with ``gumbel_scale=0`` (no noise: the agent is deterministic)
+    and explicit chance nodes for backgammon, as in training. Answers one
+    decision at a time, like ``MCTSAgent``.
+    """
+
+    name = "baseline"
+    needs_game_id = True
+
+    def __init__(
+        self,
+        game_id: Optional[str] = None,
+        simulations: int = 64,
+        path: Union[str, "os.PathLike[str]", None] = None,
+        seed: int = 0,
+        **options: Any,
+    ) -> None:
+        if path is None:
+            if game_id is None:
+                raise OptionError("Baseline needs a game id (or a network file: path=...)")
+            path = _BASELINES / f"{game_id}.npz"
+            if not path.is_file():
+                have = shipped_baselines()
+                raise NoBaselineError(
+                    f"no baseline network ships with ludoteca for {game_id!r} yet"
+                    f" (shipped: {', '.join(have) if have else 'none'}). Train one with"
+                    f" `python -m ludoteca.train alphazero {game_id} --minutes 60 --out runs/{game_id}`"
+                    f" (needs torch: pip install 'ludoteca[train]') and play it with"
+                    f" Baseline({game_id!r}, path='runs/{game_id}/export.npz')"
+                    f" or the agent spec baseline:path=runs/{game_id}/export.npz"
+                )
+        self.net = NumpyNet(path)
+        if game_id is not None and game_id != self.net.game_id:
+            raise NetworkFileError(f"{str(path)!r} is a network for {self.net.game_id!r}, not {game_id!r}")
+        self.game_id = self.net.game_id
+        options.setdefault("selection", "gumbel")
+        if options["selection"] == "gumbel":
+            options.setdefault("gumbel_scale", 0.0)
+        super().__init__(simulations=simulations, evaluator=self.net, seed=seed, **options)
+
+    def __repr__(self) -> str:
+        return f"Baseline({self.game_id!r}, simulations={self.simulations}, path={str(self.net.path)!r})"

@@ -1,0 +1,199 @@
+"""The AlphaZero recipe (``ludoteca.train``) and the numpy-only networks it exports
+(``ludoteca.agents.baseline``): the numpy forward pass equals torch's, the
+Baseline agent's errors, and a smoke run that writes its checkpoint and logs,
+survives being killed and resumes, and repeats itself for the same seed."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ludoteca
+from ludoteca.agents.baseline import Baseline, NetworkFileError, NumpyNet
+from ludoteca.arena import play_game, play_match
+from ludoteca.errors import LudotecaValueError
+
+torch = pytest.importorskip("torch")
+
+from ludoteca.train import alphazero, export_npz, make_network  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _trained_looking(game_id: str, seed: int = 0) -> torch.nn.Module:
+    """A network with batch-norm statistics away from their initial values, so folding them is tested."""
+    g = ludoteca.Game(game_id)
+    torch.manual_seed(seed)
+    net = make_network(g.observation_shape, g.num_actions, 3.0 if game_id == "backgammon" else 1.0, channels=8, blocks=2, hidden=32)
+    net.train()
+    obs = torch.from_numpy(np.stack([g.new_state(i).observation() for i in range(16)]))
+    with torch.no_grad():
+        for _ in range(5):
+            net(obs * 2.0 + 0.3)
+        for p in net.parameters():
+            p.add_(torch.randn_like(p) * 0.1)
+    return net.eval()
+
+
+@pytest.mark.parametrize("name", ["kharbaga", "tablut", "damas", "backgammon"])
+def test_numpy_forward_equals_the_torch_network(name: str, tmp_path: Path) -> None:
+    net = _trained_looking(name)
+    path = tmp_path / "net.npz"
+    export_npz(net, path, name, {})
+    g = ludoteca.Game(name)
+    states = [g.new_state(i) for i in range(6)]
+    for s in states[3:]:  # a few positions away from the start too
+        for _ in range(6):
+            if s.is_terminal():
+                break
+            s.apply_action(int(s.legal_actions()[0]))
+    obs = np.stack([s.observation() for s in states])
+    with torch.no_grad():
+        lt, vt = net(torch.from_numpy(obs))
+    ln, vn = NumpyNet(path)(obs)
+    assert ln.dtype == vn.dtype == np.float32 and ln.shape == (6, g.num_actions) and vn.shape == (6,)
+    np.testing.assert_allclose(ln, lt.numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(vn, vt.numpy(), rtol=1e-4, atol=1e-5)
+    assert np.abs(vn).max() <= net.value_scale
+
+
+def test_baseline_plays_an_exported_network_in_the_arena(tmp_path: Path) -> None:
+    path = tmp_path / "kharbaga.npz"
+    export_npz(_trained_looking("kharbaga"), path, "kharbaga", {})
+    bot = Baseline("kharbaga", simulations=4, path=path)
+    rec = play_game("kharbaga", [bot, "random"], seed=1)
+    assert rec["termination"] in ("rules", "max_turns") and rec["players"][0] == "baseline"
+    res = play_match("kharbaga", f"baseline:simulations=4,path={path}", "random", games=2)
+    assert sum(p["games"] for p in res["pairs"]) == 2 and not res["errors"]
+    # Deterministic: the same answer twice.
+    s = ludoteca.Game("kharbaga").new_state(3)
+    assert Baseline("kharbaga", simulations=8, path=path).act(s) == Baseline("kharbaga", simulations=8, path=path).act(s)
+
+
+def test_network_files_that_cannot_be_used_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(NetworkFileError, match="no network file"):
+        NumpyNet(tmp_path / "nothing.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(NetworkFileError, match="not a readable"):
+        NumpyNet(tmp_path / "junk.npz")
+    np.savez(tmp_path / "plain.npz", x=np.zeros(3))
+    with pytest.raises(NetworkFileError, match="no 'meta'"):
+        NumpyNet(tmp_path / "plain.npz")
+    path = tmp_path / "k.npz"
+    export_npz(_trained_looking("kharbaga"), path, "kharbaga", {})
+    with pytest.raises(NetworkFileError, match="for 'kharbaga', not 'tablut'"):
+        Baseline("tablut", path=path)
+    with pytest.raises(LudotecaValueError, match="observations of shape"):
+        NumpyNet(path)(np.zeros((1, 3), np.float32))
+
+
+SMOKE = [
+    "--games", "4", "--simulations", "4", "--channels", "8", "--blocks", "1", "--min-buffer", "32",
+    "--batch-size", "16", "--eval-games", "2", "--eval-simulations", "2", "--opponents", "random",
+    "--checkpoint-minutes", "0", "--log-seconds", "0", "--no-progress",
+]  # fmt: skip
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    return subprocess.run([sys.executable, "-m", "ludoteca.train", *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_smoke_run_writes_checkpoint_logs_and_export_then_resumes_after_being_killed(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    cmd = [sys.executable, "-m", "ludoteca.train", "alphazero", "kharbaga", "--out", str(out), "--minutes", "10", *SMOKE]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            rows = _rows(out / "train.csv") if (out / "train.csv").exists() else []
+            if (out / "checkpoint.pt").exists() and any(int(r["train_steps"]) > 0 for r in rows):
+                break
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            time.sleep(0.5)
+        else:
+            pytest.fail("no checkpoint after training started within 90 s")
+        time.sleep(1.0)
+    finally:
+        proc.send_signal(signal.SIGKILL)  # the hardest interruption: no chance to save anything
+        proc.wait()
+    saved = torch.load(out / "checkpoint.pt", weights_only=False)["counters"]
+    assert saved["iteration"] >= 1 and (out / "eval.csv").exists() and (out / "export.npz").exists()
+    # Resume with a budget that ends soon: it continues from the checkpoint's counters.
+    done = _cli("alphazero", "--resume", str(out), "--iterations", str(saved["iteration"] + 2), "--eval-games", "2")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["resumed"] == 1 and summary["iteration"] == saved["iteration"] + 2
+    assert summary["train_steps"] > saved["train_steps"]
+    rows = _rows(out / "train.csv")
+    assert int(rows[-1]["iteration"]) == saved["iteration"] + 2
+    assert float(rows[-1]["policy_loss"]) > 0
+    evals = _rows(out / "eval.csv")
+    assert len(evals) >= 2 and evals[-1]["opponent"] == "random" and evals[-1]["elo"] != ""
+    assert json.loads((out / "config.json").read_text())["iterations"] == saved["iteration"] + 2
+    assert NumpyNet(out / "export.npz").meta["training"]["train_steps"] == summary["train_steps"]
+    assert (out / "curve.png").exists() or pytest.importorskip("matplotlib") is None
+    # A folder that holds a run is not overwritten.
+    again = _cli("alphazero", "kharbaga", "--out", str(out), "--minutes", "1", *SMOKE)
+    assert again.returncode == 2 and "already holds a run" in again.stderr
+
+
+def test_same_seed_same_network(tmp_path: Path) -> None:
+    common = dict(iterations=4, games=4, simulations=4, channels=8, blocks=1, min_buffer=16, batch_size=8, eval_games=1,
+                  eval_simulations=1, opponents=["random"], progress=False, minutes=5.0, max_turns=3)  # fmt: skip
+    a = alphazero("backgammon", out=tmp_path / "a", seed=3, **common)
+    b = alphazero("backgammon", out=tmp_path / "b", seed=3, **common)
+    assert a["train_steps"] == b["train_steps"] > 0 and a["selfplay_games"] == b["selfplay_games"] > 0
+    na, nb = np.load(tmp_path / "a" / "export.npz"), np.load(tmp_path / "b" / "export.npz")
+    for k in na.files:
+        if k != "meta":
+            np.testing.assert_array_equal(na[k], nb[k])
+    c = alphazero("backgammon", out=tmp_path / "c", seed=4, **common)
+    assert c["train_steps"] > 0
+    assert not np.array_equal(np.load(tmp_path / "c" / "export.npz")["fc1.w"], na["fc1.w"])
+
+
+def test_bad_options_are_library_errors(tmp_path: Path) -> None:
+    with pytest.raises(ludoteca.OptionError, match="unknown game"):
+        alphazero("chess", out=tmp_path / "x")
+    with pytest.raises(ludoteca.OptionError, match="simulations must be >= 1"):
+        alphazero("tablut", out=tmp_path / "x", simulations=0)
+    with pytest.raises(ludoteca.OptionError, match="nothing to resume"):
+        alphazero(resume=tmp_path / "empty")
+    with pytest.raises(ludoteca.OptionError, match="unexpected keyword"):
+        alphazero("tablut", out=tmp_path / "x", simulatons=3)
+
+
+def test_replay_buffer_keeps_the_latest_decisions_and_their_masks() -> None:
+    from ludoteca.train import ReplayBuffer
+
+    buf = ReplayBuffer(5, (2,), 11)
+    for k in range(7):
+        mask = np.zeros((1, 11), bool)
+        mask[0, k] = True
+        pol = mask.astype(np.float32)
+        buf.add(np.full((1, 2), k, np.float32), mask, pol, np.array([k], np.float32))
+    assert buf.size == 5
+    obs, mask, pol, val = buf.sample(np.random.default_rng(0), 200)
+    assert sorted(set(val.tolist())) == [2, 3, 4, 5, 6]  # 0 and 1 overwritten
+    assert obs.dtype == np.float32 and (obs[:, 0] == val).all()
+    assert mask.shape == (200, 11) and (mask.argmax(1) == val).all() and (mask.sum(1) == 1).all()
+    assert (pol.argmax(1) == val).all()
+    again = ReplayBuffer(5, (2,), 11)
+    again.load_state_dict(buf.state_dict())
+    np.testing.assert_array_equal(again.sample(np.random.default_rng(1), 9)[3], buf.sample(np.random.default_rng(1), 9)[3])
