@@ -177,3 +177,24 @@ def test_vector_env_plays_explicit_chance_inside() -> None:
     for _ in range(100):
         assert (info["current_player"] == info["agent_player"]).all(), "chance nodes never reach the agent"
         obs, rewards, term, trunc, info = venv.step(venv.action_masks().argmax(axis=1))
+
+
+def test_observation_space_bound_is_the_core_s_and_holds(game_id: str) -> None:
+    # The bound comes from the core (Game.observation_high), not a Python
+    # table: 1.0 for 0/1 planes, 2**15 for backgammon's raw match score and
+    # length; observations of a random game stay inside it.
+    game = ludoteca.Game(game_id)
+    space = lgym.observation_space(game)
+    assert float(space.high.max()) == game.observation_high == (2.0**15 if game_id == "backgammon" else 1.0)
+    rng = np.random.default_rng(0)
+    state = game.new_state(seed=1)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        assert space.contains(state.observation())
+        if state.current_player == -1:
+            from ludoteca._chance import sample_chance
+
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(int(rng.choice(np.flatnonzero(state.legal_action_mask()))))
