@@ -496,9 +496,24 @@ impl<R: Rules> Batch<R> {
     /// env keeps its game and gets its row rewritten as it stands, with zero
     /// rewards and no flags. Returns how many games ended.
     pub fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) -> usize {
+        self.step_active_then(actions, active, out, &|_| {})
+    }
+
+    /// As [`Batch::step_active`], calling `done(i)` on the stepping thread as
+    /// soon as active env `i`'s rows (its final observation included) are
+    /// written, so that a reader can take finished envs while others step.
+    pub fn step_active_then(
+        &mut self,
+        actions: &[i64],
+        active: &[bool],
+        out: &mut BatchOut<'_>,
+        done: &(dyn Fn(usize) + Sync),
+    ) -> usize {
         self.each_env(out, 1, |game, i, env, bits, mut row| {
             if active[i] {
-                return env.advance(game, actions[i], bits, &mut row);
+                let ended = env.advance(game, actions[i], bits, &mut row);
+                done(i);
+                return ended;
             }
             row.rewards.fill(0.0);
             *row.term = false;

@@ -204,6 +204,10 @@ pub trait DynBatch: Send + Sync {
     /// rewards and no flags. Lets a caller play one side of some envs (an
     /// opponent's turn) while the others wait. Returns how many games ended.
     fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) -> usize;
+    /// As [`DynBatch::step_active`], calling `done(i)` (on the thread that
+    /// stepped it) as soon as active env `i`'s rows are written.
+    fn step_active_then(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>, done: &(dyn Fn(usize) + Sync))
+        -> usize;
     /// `steps` decisions per env with uniformly random legal actions chosen in
     /// Rust; observations and masks are produced every step exactly as in
     /// `step` (all envs advance one decision before any advances the next, so
@@ -539,6 +543,10 @@ impl<R: Rules> DynBatch for BatchBox<R> {
     }
     fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) -> usize {
         self.batch.step_active(actions, active, out)
+    }
+    fn step_active_then(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>, done: &(dyn Fn(usize) + Sync))
+        -> usize {
+        self.batch.step_active_then(actions, active, out, done)
     }
     fn rollout(&mut self, steps: usize, out: &mut BatchOut<'_>) -> RolloutStats {
         self.batch.rollout(steps, out)

@@ -213,11 +213,13 @@ class VecEnv:
     ) -> tuple[
         npt.NDArray[Any], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
-        """Waits for the last ``send`` and returns ``(obs, rewards, terminated,
-        truncated, info)`` for the sent envs, as ``step`` returns those rows,
-        with ``info["env_id"]`` (int64) naming each row; with ``batch_size``,
-        the first ``batch_size`` sent envs (by id), keeping the rest for the
-        next ``recv`` calls."""
+        """Returns ``(obs, rewards, terminated, truncated, info)`` for envs of
+        the last ``send``, each row as ``step`` returns it, with
+        ``info["env_id"]`` (int64) naming each row. Without ``batch_size``:
+        waits for every sent env not yet received. With ``batch_size=k``:
+        returns as soon as ``k`` more envs have finished stepping (first
+        finished, first received; fewer if fewer are left), the others still
+        stepping for the next ``recv`` calls. Rows are ordered by env id."""
     def rollout(self, steps: int, policy: str = "random") -> dict[str, int]:
         """Plays ``steps`` random legal decisions per env in Rust (every env
         advances one decision per step, observations and masks written as by

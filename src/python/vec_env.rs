@@ -3,7 +3,7 @@
 use super::errors::{ActionsError, IllegalActionError, LudotecaValueError, OptionError};
 use super::state::{type_name, PyGame, PyState};
 use super::errors::to_py;
-use super::vec_env_async::{busy, InFlight, RawOut, Ready};
+use super::vec_env_async::{busy, take_rows, InFlight, RawOut};
 use crate::batch::{default_threads, BatchOut, ObsOut};
 use crate::dynamic::{DynBatch, DynGame};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
@@ -55,10 +55,9 @@ pub struct PyVecEnv {
     /// Actions of the current step, converted once and reused.
     actions: Vec<i64>,
     seed: u64,
-    /// A `send` being stepped on its thread, with the arrays it writes.
+    /// A `send` being stepped on its thread (or not yet handed out in
+    /// full by `recv`), with the arrays it writes.
     inflight: Option<(InFlight, Arrays)>,
-    /// Rows of a received `send` that `recv(batch_size)` has not handed out.
-    ready: Option<Ready>,
 }
 
 impl Drop for PyVecEnv {
@@ -73,7 +72,7 @@ impl Drop for PyVecEnv {
 impl PyVecEnv {
     /// Refuses while a `send` is in flight or not fully received.
     fn idle(&self) -> PyResult<()> {
-        if self.inflight.is_some() || self.ready.is_some() {
+        if self.inflight.is_some() {
             return Err(busy());
         }
         Ok(())
@@ -383,7 +382,6 @@ impl PyVecEnv {
             actions: Vec::with_capacity(n),
             seed,
             inflight: None,
-            ready: None,
         };
         let arrays = me.arrays_for_call(py);
         me.run(py, &arrays, |b, out| b.reset(None, out));
@@ -634,11 +632,13 @@ impl PyVecEnv {
         Ok(())
     }
 
-    /// Waits for the last ``send`` and returns ``(obs, rewards, terminated,
-    /// truncated, info)`` for the sent envs, as ``step`` returns those rows,
-    /// with ``info["env_id"]`` (int64) naming each row; with ``batch_size``,
-    /// the first ``batch_size`` sent envs (by id), keeping the rest for the
-    /// next ``recv`` calls.
+    /// Returns ``(obs, rewards, terminated, truncated, info)`` for envs of
+    /// the last ``send``, each row as ``step`` returns it, with
+    /// ``info["env_id"]`` (int64) naming each row. Without ``batch_size``:
+    /// waits for every sent env not yet received. With ``batch_size=k``:
+    /// returns as soon as ``k`` more envs have finished stepping (first
+    /// finished, first received; fewer if fewer are left), the others still
+    /// stepping for the next ``recv`` calls. Rows are ordered by env id.
     #[pyo3(signature = (batch_size = None))]
     fn recv<'py>(&mut self, py: Python<'py>, batch_size: Option<i64>) -> PyResult<Bound<'py, PyTuple>> {
         if let Some(b) = batch_size {
@@ -646,33 +646,37 @@ impl PyVecEnv {
                 return Err(OptionError::new_err(format!("batch_size must be None or a positive integer, got {b}")));
             }
         }
-        if self.ready.is_none() {
-            let (mut flight, arrays) =
-                self.inflight.take().ok_or_else(|| LudotecaValueError::new_err("recv() needs a send() first"))?;
-            let (ended, final_obs) = flight.join(py)?;
-            self.clear_final_rows(py);
-            match &self.final_arr {
-                None => self.final_obs = final_obs,
-                Some(arr) => {
-                    let l = self.batch.obs_len();
-                    // SAFETY: our own arrays; the thread is joined and the GIL held.
-                    let (f, t, u) = unsafe {
-                        (arr.bind(py).as_slice_mut()?, arrays.terminated.bind(py).as_slice()?, arrays.truncated.bind(py).as_slice()?)
-                    };
-                    for i in 0..t.len() {
-                        if t[i] || u[i] {
-                            f[i * l..(i + 1) * l].copy_from_slice(&final_obs[i * l..(i + 1) * l]);
-                        }
-                    }
-                }
+        let Some((_, arrays)) = &self.inflight else {
+            return Err(LudotecaValueError::new_err("recv() needs a send() first"));
+        };
+        // Views of the whole arrays (nothing is read until rows are taken).
+        let full = PyTuple::new(
+            py,
+            [
+                arrays.obs.bind(py).clone(),
+                arrays.rewards.bind(py).clone().into_any(),
+                arrays.terminated.bind(py).clone().into_any(),
+                arrays.truncated.bind(py).clone().into_any(),
+                self.info(py, arrays)?.into_any(),
+            ],
+        )?;
+        let obs_shape = self.game.spec().observation_shape.clone();
+        let (flight, _) = self.inflight.as_mut().expect("checked above");
+        let ids = match flight.next_finished(py, batch_size.map(|b| b as usize)) {
+            Ok(ids) => ids,
+            Err(e) => {
+                // The thread panicked and is joined: the batch is free again.
+                self.inflight = None;
+                return Err(e);
             }
-            let result = self.finish_step(py, arrays, ended)?;
-            self.ready = Some(Ready { result: result.unbind(), ids: flight.ids, next: 0 });
+        };
+        if flight.all_handed() {
+            // Nothing is left to step; the thread only returns.
+            py.detach(|| flight.join_quietly());
         }
-        let ready = self.ready.as_mut().expect("set above");
-        let out = ready.take(py, batch_size.map(|b| b as usize))?;
-        if ready.done() {
-            self.ready = None;
+        let out = take_rows(py, flight, &full, ids, &obs_shape)?;
+        if flight.all_handed() {
+            self.inflight = None;
         }
         Ok(out)
     }

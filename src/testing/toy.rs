@@ -265,6 +265,25 @@ mod tests {
     }
 
     #[test]
+    fn batch_step_active_then_reports_each_active_env_once_after_its_rows() {
+        let n = 200;
+        let mut b = batch(n, 0, 2, 0);
+        let mut out = OwnedOut::new(&b);
+        b.reset(None, &mut out.view());
+        let active: Vec<bool> = (0..n).map(|i| i % 3 != 0).collect();
+        let seen = std::sync::Mutex::new(Vec::new());
+        let ended = b.step_active_then(&vec![1; n], &active, &mut out.view(), &|i| seen.lock().unwrap().push(i));
+        assert_eq!(ended, 0);
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..n).filter(|i| i % 3 != 0).collect::<Vec<_>>());
+        for i in 0..n {
+            // Stepped envs took 2 from the pile of 4; the others still show 4.
+            assert_eq!(out.obs[2 * i], if active[i] { 2.0 } else { 4.0 });
+        }
+    }
+
+    #[test]
     fn batch_truncates_and_rollout_counts() {
         let mut b = batch(3, 5, 2, 1);
         let mut out = OwnedOut::new(&b);

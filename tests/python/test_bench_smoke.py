@@ -34,3 +34,17 @@ def test_vecenv_bench_rejects_unknown_games() -> None:
         [sys.executable, str(SCRIPT), "--quick", "--games", "nope"], capture_output=True, text=True, timeout=120
     )
     assert r.returncode != 0 and "unknown game" in r.stderr
+
+
+def test_rllib_runner_profile_quick_mode_runs() -> None:
+    import importlib.util
+
+    import pytest
+
+    for module in ("ray", "torch", "shimmy", "pyspiel"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"needs {module} (pip install '.[rllib-bench]')")
+    script = SCRIPT.parent / "rllib_runner_profile.py"
+    r = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "lean ceiling" in r.stdout and "add_env_step" in r.stdout

@@ -122,3 +122,42 @@ def test_selfplay_example_trains_two_iterations_on_local_ray() -> None:
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "iter 2:" in proc.stdout and "after 2 iterations" in proc.stdout, proc.stdout
+
+
+def test_env_runner_logs_the_step_counts_rllib_logs() -> None:
+    """LudotecaEnvRunner logs its step counters once per sample, with the
+    totals RLlib's own per-step logging gives for the same sampling."""
+    import torch
+    from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+    from ray.rllib.utils.metrics import (
+        NUM_AGENT_STEPS_SAMPLED,
+        NUM_AGENT_STEPS_SAMPLED_LIFETIME,
+        NUM_ENV_STEPS_SAMPLED,
+        NUM_ENV_STEPS_SAMPLED_LIFETIME,
+        NUM_EPISODES,
+        NUM_EPISODES_LIFETIME,
+        NUM_MODULE_STEPS_SAMPLED,
+        NUM_MODULE_STEPS_SAMPLED_LIFETIME,
+    )
+
+    class PerStep(ludoteca.rllib.LudotecaEnvRunner):  # type: ignore[misc]
+        sample = MultiAgentEnvRunner.sample
+        _increase_sampled_metrics = MultiAgentEnvRunner._increase_sampled_metrics
+
+    config = ludoteca.rllib.ppo_config("checkers", 0, 4, hidden=(8,), env_config={"max_turns": 10})
+    logged = []
+    for cls in (ludoteca.rllib.LudotecaEnvRunner, PerStep):
+        torch.manual_seed(0)
+        runner = cls(config=config)
+        steps = 0
+        for n in (120, 60):
+            torch.manual_seed(n)
+            steps += sum(e.env_steps() for e in runner.sample(num_timesteps=n))
+        keys = [NUM_ENV_STEPS_SAMPLED, NUM_ENV_STEPS_SAMPLED_LIFETIME, NUM_EPISODES, NUM_EPISODES_LIFETIME]
+        keys += [(k, a) for k in (NUM_AGENT_STEPS_SAMPLED, NUM_AGENT_STEPS_SAMPLED_LIFETIME) for a in ludoteca.rllib.AGENTS]
+        keys += [(k, "main") for k in (NUM_MODULE_STEPS_SAMPLED, NUM_MODULE_STEPS_SAMPLED_LIFETIME)]
+        logged.append({k: runner.metrics.peek(k, default=None) for k in keys})
+        assert logged[-1][NUM_ENV_STEPS_SAMPLED_LIFETIME] == steps
+        assert logged[-1][NUM_EPISODES] > 0
+        runner.stop()
+    assert logged[0] == logged[1]

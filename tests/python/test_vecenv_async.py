@@ -23,7 +23,7 @@ def _assert_rows_equal(step_out: tuple, recv_out: tuple, rows: np.ndarray) -> No
     assert np.array_equal(recv_info["env_id"], rows)
     for key in ("legal_action_mask", "current_player"):
         assert np.array_equal(step_info[key][rows], recv_info[key])
-    if "final_observation" in step_info:
+    if "final_observation" in step_info and (step_out[2] | step_out[3])[rows].any():
         for key in ("final_observation", "_final_observation", "final_returns"):
             assert np.array_equal(step_info[key][rows], recv_info[key])
 
@@ -80,11 +80,71 @@ def test_recv_batch_size_hands_out_every_sent_env_once() -> None:
     venv.send(actions)
     parts = [venv.recv(batch_size=3), venv.recv(batch_size=3), venv.recv(batch_size=3)]
     assert [len(p[0]) for p in parts] == [3, 3, 1]
+    for p in parts:
+        assert np.all(np.diff(p[4]["env_id"]) > 0)  # rows by env id within a call
+        assert np.array_equal(p[0], want[0][p[4]["env_id"]])
     ids = np.concatenate([p[4]["env_id"] for p in parts])
-    assert np.array_equal(ids, np.arange(7))
-    assert np.array_equal(np.concatenate([p[0] for p in parts]), want[0])
+    assert np.array_equal(np.sort(ids), np.arange(7))
     with pytest.raises(LudotecaValueError, match="needs a send"):
         venv.recv()
+
+
+@pytest.mark.parametrize("obs_dtype", ["float32", "uint8"])
+def test_recv_batches_from_many_threads_equal_step_rows(obs_dtype: str) -> None:
+    """Envs finish in any order across the worker threads; every batch holds
+    exactly step's rows for its ids, final observations of the games that
+    ended in it included."""
+    n, k = 301, 37
+    stepped = ludoteca.VecEnv("checkers", n, seed=5, max_turns=6, num_threads=2, obs_dtype=obs_dtype)
+    sent = ludoteca.VecEnv("checkers", n, seed=5, max_turns=6, num_threads=2, obs_dtype=obs_dtype)
+    _, info = stepped.reset()
+    sent.reset()
+    rng = np.random.default_rng(3)
+    ended_chunks = 0
+    for _ in range(14):
+        actions = _random_legal(info["legal_action_mask"], rng)
+        want = stepped.step(actions)
+        sent.send(actions)
+        seen = []
+        while len(seen) < n:
+            got = sent.recv(batch_size=k)
+            rows = got[4]["env_id"]
+            assert len(rows) == min(k, n - len(seen))
+            _assert_rows_equal(want, got, rows)
+            ended = (want[2] | want[3])[rows]
+            assert ("final_observation" in got[4]) == bool(ended.any())
+            ended_chunks += bool(ended.any())
+            seen.extend(rows.tolist())
+        assert sorted(seen) == list(range(n))
+        info = want[4]
+    assert ended_chunks > 0
+    assert all(stepped.state(i) == sent.state(i) for i in (0, 150, 300))
+
+
+def test_recv_batch_size_returns_the_first_finished_before_the_rest_are_stepped() -> None:
+    """One worker thread walks the envs in order: recv(batch_size=1) gets
+    env 0 long before the whole batch is stepped (the margin is wide: a
+    quarter of a full step's time, median of five)."""
+    import time
+
+    n = 4000
+    venv = ludoteca.VecEnv("zamma", n, seed=0, num_threads=1)
+    venv.reset()
+    full, first = [], []
+    for _ in range(5):
+        actions = venv.sample_actions()
+        t = time.perf_counter()
+        venv.step(actions)
+        full.append(time.perf_counter() - t)
+        actions = venv.sample_actions()
+        t = time.perf_counter()
+        venv.send(actions)
+        got = venv.recv(batch_size=1)
+        first.append(time.perf_counter() - t)
+        assert got[4]["env_id"].tolist() == [0]
+        rest = venv.recv()
+        assert rest[4]["env_id"].tolist() == list(range(1, n))
+    assert np.median(first) < np.median(full) / 4
 
 
 def test_batch_is_guarded_while_a_send_is_in_flight() -> None:
