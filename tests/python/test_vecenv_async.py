@@ -121,30 +121,20 @@ def test_recv_batches_from_many_threads_equal_step_rows(obs_dtype: str) -> None:
     assert all(stepped.state(i) == sent.state(i) for i in (0, 150, 300))
 
 
-def test_recv_batch_size_returns_the_first_finished_before_the_rest_are_stepped() -> None:
-    """One worker thread walks the envs in order: recv(batch_size=1) gets
-    env 0 long before the whole batch is stepped (the margin is wide: a
-    quarter of a full step's time, median of five)."""
-    import time
-
-    n = 4000
+def test_recv_batch_size_returns_the_envs_in_the_order_they_finish() -> None:
+    """One worker thread walks the envs in order, so the first to finish is
+    env 0 and each later chunk continues from where the last stopped. (How
+    much sooner the first chunk comes than a whole step is a speed claim:
+    benches/vecenv_async_bench.py measures it.)"""
+    n = 400
     venv = ludoteca.VecEnv("zamma", n, seed=0, num_threads=1)
     venv.reset()
-    full, first = [], []
-    for _ in range(5):
-        actions = venv.sample_actions()
-        t = time.perf_counter()
-        venv.step(actions)
-        full.append(time.perf_counter() - t)
-        actions = venv.sample_actions()
-        t = time.perf_counter()
-        venv.send(actions)
+    for _ in range(3):
+        venv.send(venv.sample_actions())
         got = venv.recv(batch_size=1)
-        first.append(time.perf_counter() - t)
         assert got[4]["env_id"].tolist() == [0]
         rest = venv.recv()
         assert rest[4]["env_id"].tolist() == list(range(1, n))
-    assert np.median(first) < np.median(full) / 4
 
 
 def test_batch_is_guarded_while_a_send_is_in_flight() -> None:
