@@ -48,3 +48,12 @@ def test_rllib_runner_profile_quick_mode_runs() -> None:
     r = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "lean ceiling" in r.stdout and "add_env_step" in r.stdout
+
+
+def test_vecenv_async_bench_runs() -> None:
+    script = SCRIPT.parent / "vecenv_async_bench.py"
+    r = subprocess.run(
+        [sys.executable, str(script), "--envs", "50", "--repeats", "2"], capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    assert "of a step" in r.stdout
