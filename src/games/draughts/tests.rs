@@ -249,9 +249,55 @@ fn damas_force_takes_back_and_the_offender_must_capture() {
     let r = rules(presets::DAMAS);
     let s = pos(&r, SPEC_EXAMPLE);
     let forced = play(&r, &s, "f");
-    assert_eq!(r.to_position(&forced), "B:B22,25,32:W1,18;a=32-28/;m=1");
+    // The force took 32-28 back: it leaves Black's a= list (seed 003).
+    assert_eq!(r.to_position(&forced), "B:B22,25,32:W1,18;m=1");
     assert_eq!(moves(&r, &forced), sorted(&["22x15"]));
     assert_eq!(after(&r, &forced, "22x15"), "W:B15,25,32:W1");
+}
+
+#[test]
+fn damas_force_drops_the_taken_back_move_from_the_offenders_a_list() {
+    let r = rules(presets::DAMAS);
+    // Black's list holds two plain moves, the last the offence 32-28.
+    let s = pos(&r, "W:B22,25,28:W1,18;h=22;f=B22,25,32:W1,18;a=29-25,32-28/");
+    let forced = play(&r, &s, "f");
+    assert_eq!(r.to_position(&forced), "B:B22,25,32:W1,18;a=29-25/;m=1");
+    assert_eq!(r.to_position(&pos(&r, &r.to_position(&forced))), r.to_position(&forced));
+}
+
+#[test]
+fn draughts_parser_refuses_a_man_on_its_promotion_row_mid_turn() {
+    // The case: W's man on 4 sits on its promotion row inside p=/j=.
+    let russian = rules(presets::RUSSIAN);
+    let e = russian.from_position("B:B5,18:WK14,21,22,4,26,29;p=9x18;j=14").unwrap_err().to_string();
+    assert!(e.contains("promotion row"), "{e}");
+    // The same position with a king there is fine, and so is its hop.
+    let ok = pos(&russian, "B:B5,18:WK14,21,22,K4,26,29;p=9x18;j=14");
+    for t in russian.turns(&ok) {
+        let text = russian.to_position(&t.state);
+        assert_eq!(russian.to_position(&pos(&russian, &text)), text);
+    }
+    // Inside a huff field (s=) as well.
+    let damas = rules(presets::DAMAS);
+    let e = damas.from_position("W:B2,25,28:W1;s=18").unwrap_err().to_string();
+    assert!(e.contains("promotion row"), "{e}");
+}
+
+#[test]
+fn draughts_parser_refuses_an_f_that_is_not_the_placement_before_an_offence() {
+    let r = rules(presets::DAMAS);
+    for text in [
+        // f= equal to the board: no move was made.
+        "W:B22,31,32:W28;h=22;f=B22,31,32:W28",
+        // A real move from f=, but no offence (nothing could capture).
+        "W:B21,31,32:W28;h=21;f=B25,31,32:W28",
+        // The offence of the spec's example, with the wrong huff set.
+        "W:B22,25,28:W1,18;h=25;f=B22,25,32:W1,18",
+    ] {
+        let e = r.from_position(text).unwrap_err().to_string();
+        assert!(e.contains("f= is not the placement before an offence"), "{text}: {e}");
+    }
+    assert!(r.from_position(SPEC_EXAMPLE).is_ok());
 }
 
 #[test]
@@ -288,17 +334,18 @@ fn moved_capturer_counts_at_its_new_square() {
 #[test]
 fn damas_huff_alone_when_no_move_remains() {
     let r = rules(presets::DAMAS);
-    let s = pos(&r, "W:B22,31,32:W28;h=22;f=B22,31,32:W28");
-    assert_eq!(moves(&r, &s), sorted(&["f", "s22"]));
-    assert_eq!(after(&r, &s, "s22"), "B:B31,32:W28");
+    // Black's king 13 could capture but a man took 21x14 instead.
+    let s = pos(&r, "W:BK13,14,15,31,32:W28;h=13;f=BK13,15,21,31,32:W17,28");
+    assert_eq!(moves(&r, &s), sorted(&["f", "s13"]));
+    assert_eq!(after(&r, &s, "s13"), "B:B14,15,31,32:W28");
 }
 
 #[test]
 fn damas_huff_that_ends_the_game_ends_it_at_once() {
     let r = rules(presets::DAMAS);
-    let won = play(&r, &pos(&r, "W:B22:W1,2;h=22;f=B22:W1,2"), "s22");
+    let won = play(&r, &pos(&r, "W:B16:W15,17;h=16;f=B19:W15,17;a=19-16/"), "s16");
     assert_eq!(won.result, WIN1);
-    let drawn = play(&r, &pos(&r, "W:B22,30:W1;h=22;f=B22,30:W1"), "s22");
+    let drawn = play(&r, &pos(&r, "W:B27,29:W25;h=29;f=B29,32:W25;a=32-27/"), "s29");
     assert_eq!(drawn.result, DRAW);
 }
 
