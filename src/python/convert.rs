@@ -96,3 +96,23 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
         Ok(Int(i.clamp(i64::MIN as i128, i64::MAX as i128) as i64))
     }
 }
+
+/// A string argument: anything else raises `OptionError` (also a
+/// `TypeError`) saying a string was expected, not pyo3's bare `TypeError`.
+pub(crate) struct Text(pub String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        obj.extract::<String>()
+            .map(Text)
+            .map_err(|_| raise("OptionError", format!("expected a string, got {} {}", type_of(&obj), shown(&obj))))
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}

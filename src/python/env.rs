@@ -4,7 +4,7 @@
 use super::errors::raise;
 use super::state::{action_arg, extras_from_tuple, extras_to_tuple, ExtrasTuple, PyGame, PyState};
 use super::errors::to_py;
-use super::convert::Seed;
+use super::convert::{Seed, Text};
 use crate::dynamic::{DynEnv, DynGame};
 use crate::session::{EnvSnapshot, Ruling};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, ToPyArray};
@@ -62,8 +62,8 @@ impl PyEnv {
 impl PyEnv {
     #[new]
     #[pyo3(signature = (game_id, seed = Seed(0), **options))]
-    fn new(game_id: &str, seed: Seed, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let game = PyGame::make(game_id, options)?;
+    fn new(game_id: Text, seed: Seed, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let game = PyGame::make(&game_id, options)?;
         let env = game.clone().new_env(seed.0);
         Ok(PyEnv { game, env })
     }

@@ -1,6 +1,6 @@
 //! `Game` and `State`.
 
-use super::convert::{int_in, opt_to_py, options_from_kwargs, Seed};
+use super::convert::{int_in, opt_to_py, options_from_kwargs, Seed, Text};
 use super::errors::to_py;
 use crate::dynamic::{DynGame, DynState};
 use crate::registry;
@@ -56,8 +56,8 @@ impl PyGame {
 impl PyGame {
     #[new]
     #[pyo3(signature = (game_id, **options))]
-    fn new(game_id: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Ok(PyGame { inner: Self::make(game_id, options)? })
+    fn new(game_id: Text, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Ok(PyGame { inner: Self::make(&game_id, options)? })
     }
 
     /// The game id.
@@ -117,8 +117,8 @@ impl PyGame {
     }
 
     /// Parses a position string; ``PositionError`` says what is wrong.
-    fn state_from_string(&self, text: &str) -> PyResult<PyState> {
-        Ok(PyState { inner: self.inner.clone().state_from_string(text).map_err(to_py)? })
+    fn state_from_string(&self, text: Text) -> PyResult<PyState> {
+        Ok(PyState { inner: self.inner.clone().state_from_string(&text).map_err(to_py)? })
     }
 
     /// Unpickling: the state of ``text`` with the saved generator, counts and history.
@@ -286,8 +286,8 @@ impl PyState {
     }
 
     /// Applies one complete turn written in notation; ``MoveError`` if not legal.
-    fn play(&mut self, r#move: &str) -> PyResult<()> {
-        self.inner.play(r#move).map_err(to_py)
+    fn play(&mut self, r#move: Text) -> PyResult<()> {
+        self.inner.play(&r#move).map_err(to_py)
     }
 
     /// Leaves of the tree of complete turns (distinct positions) to ``depth``.
@@ -303,8 +303,8 @@ impl PyState {
     }
 
     /// The legal action named ``text``.
-    fn string_to_action(&self, text: &str) -> PyResult<i64> {
-        self.inner.string_to_action(text).map(|a| a.0 as i64).map_err(to_py)
+    fn string_to_action(&self, text: Text) -> PyResult<i64> {
+        self.inner.string_to_action(&text).map(|a| a.0 as i64).map_err(to_py)
     }
 
     /// ``(action, probability)`` pairs at a chance node; empty elsewhere.

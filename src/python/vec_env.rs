@@ -2,7 +2,7 @@
 
 use super::errors::raise;
 use super::state::{type_name, PyGame, PyState};
-use super::convert::{int_arg, int_in, seed_arg, Seed};
+use super::convert::{int_arg, int_in, seed_arg, Seed, Text};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use super::errors::to_py;
 use super::vec_env_async::{busy, InFlight, RawOut, Ready};
@@ -667,7 +667,7 @@ impl PyVecEnv {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        game_id: &str,
+        game_id: Text,
         num_envs: &Bound<'_, PyAny>,
         seed: Seed,
         num_threads: Option<&Bound<'_, PyAny>>,
@@ -683,7 +683,7 @@ impl PyVecEnv {
             }
             _ => None,
         };
-        let inner = VecEnvInner::new(py, game_id, num_envs, seed, num_threads, copy, obs_dtype, options)?;
+        let inner = VecEnvInner::new(py, &game_id, num_envs, seed, num_threads, copy, obs_dtype, options)?;
         Ok(PyVecEnv { inner: Mutex::new(inner) })
     }
 

@@ -148,3 +148,20 @@ def test_num_threads_beyond_the_cores_starts_no_more_threads_than_cores() -> Non
     assert _os_threads() - before <= 4 * (os.cpu_count() or 1) + 4
     one = ludoteca.VecEnv("damas", num_envs=64, seed=4, num_threads=1)
     assert venv.rollout(50) == one.rollout(50)
+
+
+@pytest.mark.parametrize("bad", [123, None, b"damas", ["damas"]], ids=repr)
+def test_wrongly_typed_strings_raise_option_error(bad: object) -> None:
+    game = ludoteca.Game("damas")
+    makers = [
+        lambda: ludoteca.Game(bad),
+        lambda: ludoteca.Env(bad),
+        lambda: ludoteca.VecEnv(bad, num_envs=2),
+        lambda: ludoteca.game_info(bad),
+        lambda: game.state_from_string(bad),
+        lambda: game.new_state().play(bad),
+        lambda: game.new_state().string_to_action(bad),
+    ]
+    for make in makers:
+        with pytest.raises(errors.OptionError, match="expected a string"):
+            make()
