@@ -69,6 +69,7 @@ class Game:
         """Every option with its resolved value (defaults included)."""
     def new_state(self, seed: int = 0) -> State:
         """The initial position; ``seed`` decides what is random (who starts, dice)."""
+    def _restore_state(self, text: str, extras: Any) -> State: ...
     def state_from_string(self, text: str) -> State:
         """Parses a position string; ``PositionError`` says what is wrong."""
 
@@ -163,6 +164,8 @@ class Env:
         """0 or 1, -1 at a chance node, -2 when the game is over."""
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """Boolean mask of shape (num_actions,) of the current decision."""
+    @staticmethod
+    def _restore(game: Game, snapshot: Any) -> Env: ...
     def clone(self) -> Env:
         """An independent copy that continues exactly as this env (its game,
         generator, episode count and history included). ``copy.copy``,
@@ -274,6 +277,8 @@ class VecEnv:
     @property
     def game(self) -> Game:
         """The game every env plays."""
+    def __copy__(self) -> VecEnv: ...
+    def __deepcopy__(self, memo: Any) -> VecEnv: ...
 
 @final
 class SearchResult:

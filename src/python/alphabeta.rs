@@ -90,7 +90,10 @@ fn answer_to_dict<'py>(py: Python<'py>, a: &SearchAnswer) -> PyResult<Bound<'py,
 /// ``evaluate(state, player) -> float`` replaces the built-in evaluation.
 /// Bad options raise ``OptionError``.
 #[pyfunction]
-#[pyo3(signature = (state, depth=Int(6), time=None, tt_size=Int(262_144), quiescence=true, evaluate=None))]
+#[pyo3(
+    signature = (state, depth=Int(6), time=None, tt_size=Int(262_144), quiescence=true, evaluate=None),
+    text_signature = "(state, depth=6, time=None, tt_size=262144, quiescence=True, evaluate=None)"
+)]
 fn alphabeta_search<'py>(
     py: Python<'py>,
     state: &PyState,
@@ -129,7 +132,7 @@ fn alphabeta_search<'py>(
 /// (docs/search.md); the same result keys as ``alphabeta_search``, ``value``
 /// an equity in points for ``player`` (player 0 at a chance node).
 #[pyfunction]
-#[pyo3(signature = (state, plies=Int(1), filter=Int(8), evaluate=None))]
+#[pyo3(signature = (state, plies=Int(1), filter=Int(8), evaluate=None), text_signature = "(state, plies=1, filter=8, evaluate=None)")]
 fn expectimax_search<'py>(
     py: Python<'py>,
     state: &PyState,

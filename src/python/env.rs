@@ -61,7 +61,7 @@ impl PyEnv {
 #[pymethods]
 impl PyEnv {
     #[new]
-    #[pyo3(signature = (game_id, seed = Seed(0), **options))]
+    #[pyo3(signature = (game_id, seed = Seed(0), **options), text_signature = "(game_id, seed=0, **options)")]
     fn new(game_id: Text, seed: Seed, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let game = PyGame::make(&game_id, options)?;
         let env = game.clone().new_env(seed.0);

@@ -175,7 +175,9 @@ impl PyMcts {
         dirichlet_fraction = 0.0, temperature = 0.0, considered = Int(16), gumbel_scale = 1.0,
         c_visit = 50.0, c_scale = 0.1, chance = "stratified", reuse_tree = false,
         num_threads = None, seed = Seed(0)
-    ))]
+    ), text_signature = "(game, simulations=800, *, selection='puct', c_puct=1.25, dirichlet_alpha=0.3, \
+dirichlet_fraction=0.0, temperature=0.0, considered=16, gumbel_scale=1.0, c_visit=50.0, c_scale=0.1, \
+chance='stratified', reuse_tree=False, num_threads=None, seed=0)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &Bound<'_, PyAny>,

@@ -111,7 +111,7 @@ impl PyGame {
     }
 
     /// The initial position; ``seed`` decides what is random (who starts, dice).
-    #[pyo3(signature = (seed = Seed(0)))]
+    #[pyo3(signature = (seed = Seed(0)), text_signature = "($self, /, seed=0)")]
     fn new_state(&self, seed: Seed) -> PyState {
         PyState { inner: self.inner.clone().new_state(seed.0) }
     }

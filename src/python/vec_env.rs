@@ -663,7 +663,10 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (game_id, num_envs, seed = Seed(0), num_threads = None, copy = true, obs_dtype = "float32", **options))]
+    #[pyo3(
+        signature = (game_id, num_envs, seed = Seed(0), num_threads = None, copy = true, obs_dtype = "float32", **options),
+        text_signature = "(game_id, num_envs, seed=0, num_threads=None, copy=True, obs_dtype='float32', **options)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
