@@ -101,8 +101,11 @@ def test_a_vecenv_used_from_two_threads_says_it_is_in_use() -> None:
 
     def busy() -> None:
         started.set()
-        for _ in range(20):
-            venv.rollout(200)
+        for _ in range(4):
+            try:
+                venv.rollout(200)
+            except errors.LudotecaValueError:
+                pass  # the main thread held it for a moment: both sides see the same error
 
     worker = threading.Thread(target=busy)
     worker.start()
@@ -110,12 +113,10 @@ def test_a_vecenv_used_from_two_threads_says_it_is_in_use() -> None:
     while worker.is_alive():
         try:
             venv.num_envs
-            venv.step(np.zeros(512, dtype=np.int64))
         except errors.LudotecaValueError as e:
-            if "in use by another thread" in str(e):
-                seen.append(e)
-                break
-            # An illegal zero action is refused when the lock was free: try again.
+            assert "in use by another thread" in str(e)
+            seen.append(e)
+            break
     worker.join()
     assert seen, "the second thread never met the first one inside a call"
     assert not isinstance(seen[0], RuntimeError)
