@@ -231,8 +231,13 @@ pub struct Batch<R: Rules> {
     threads: usize,
 }
 
+/// The pool for `threads` requested threads. It never starts more OS threads
+/// than the machine runs at once ([`default_threads`]): more cannot step
+/// CPU-bound envs faster, and `num_threads=1000` would otherwise take
+/// seconds to start. Results do not depend on the thread count.
 fn pool(threads: usize) -> Result<Option<rayon::ThreadPool>> {
-    if threads == 1 {
+    let threads = threads.min(default_threads());
+    if threads <= 1 {
         return Ok(None);
     }
     rayon::ThreadPoolBuilder::new()
@@ -317,7 +322,10 @@ impl<R: Rules> Batch<R> {
         let (envs, legal) = (&mut self.envs, &mut self.legal);
         // Parts of at least 16 envs, about 4 per thread for balance; one
         // part (no splitting) without a pool.
-        let grain = if self.pool.is_some() { n.div_ceil(4 * self.threads).max(16) } else { usize::MAX };
+        let grain = match &self.pool {
+            Some(pool) => n.div_ceil(4 * pool.current_num_threads()).max(16),
+            None => usize::MAX,
+        };
         let mut run = || {
             let mut ended = 0;
             for _ in 0..rounds {

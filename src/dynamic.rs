@@ -17,7 +17,7 @@ use crate::search::eval::{Aborted, Builtin, Evaluator};
 use crate::search::mcts::TreeCheck;
 use crate::search::mcts::{Forest, MctsConfig, Root, SearchResult};
 use crate::search::{alphabeta, expectimax};
-use crate::session::{CommonOptions, Configured, Env, Ruling, Session, Step};
+use crate::session::{CommonOptions, Configured, Env, EnvSnapshot, Ruling, Session, SessionExtras, Step};
 use std::sync::Arc;
 
 /// A registered game id.
@@ -114,6 +114,10 @@ pub trait DynGame: Send + Sync {
     fn common(&self) -> &CommonOptions;
     fn new_state(self: Arc<Self>, seed: u64) -> Box<dyn DynState>;
     fn state_from_string(self: Arc<Self>, text: &str) -> Result<Box<dyn DynState>>;
+    /// The state of position string `text` with its [`DynState::extras`] (unpickling).
+    fn restore_state(self: Arc<Self>, text: &str, extras: &SessionExtras) -> Result<Box<dyn DynState>>;
+    /// The env of a [`DynEnv::snapshot`] (unpickling).
+    fn restore_env(self: Arc<Self>, snap: &EnvSnapshot) -> Result<Box<dyn DynEnv>>;
     /// `num_envs` sessions stepped together; seeds derived from `seed`.
     fn new_batch(self: Arc<Self>, num_envs: usize, seed: u64) -> Box<dyn DynBatch>;
     /// One environment (the step contract of [`Env`]) playing game 0 of `seed`.
@@ -126,6 +130,8 @@ pub trait DynGame: Send + Sync {
 pub trait DynState: Send + Sync {
     fn game(&self) -> Arc<dyn DynGame>;
     fn clone_box(&self) -> Box<dyn DynState>;
+    /// What the position string does not hold (generator, counts, history).
+    fn extras(&self) -> SessionExtras;
     fn to_act(&self) -> ToAct;
     fn returns(&self) -> [f32; 2];
     fn is_truncated(&self) -> bool;
@@ -163,6 +169,10 @@ pub trait DynState: Send + Sync {
 /// One environment of any game: [`Env`] behind an object.
 pub trait DynEnv: Send + Sync {
     fn game(&self) -> Arc<dyn DynGame>;
+    /// An independent copy that continues exactly as this env.
+    fn clone_box(&self) -> Box<dyn DynEnv>;
+    /// Everything the env holds, as plain values (pickling).
+    fn snapshot(&self) -> EnvSnapshot;
     fn seed(&self) -> u64;
     /// See [`Env::reset`].
     fn reset(&mut self, seed: Option<u64>);
@@ -272,6 +282,14 @@ impl<R: Rules> DynGame for ConfiguredGame<R> {
         let session = Session::from_position(self.rules(), text, 0)?;
         Ok(Box::new(StateBox { game: self, session }))
     }
+    fn restore_state(self: Arc<Self>, text: &str, extras: &SessionExtras) -> Result<Box<dyn DynState>> {
+        let session = Session::restore(self.rules(), text, extras)?;
+        Ok(Box::new(StateBox { game: self, session }))
+    }
+    fn restore_env(self: Arc<Self>, snap: &EnvSnapshot) -> Result<Box<dyn DynEnv>> {
+        let env = Env::from_snapshot(self.rules(), snap)?;
+        Ok(Box::new(EnvBox { game: self, env }))
+    }
     fn new_batch(self: Arc<Self>, num_envs: usize, seed: u64) -> Box<dyn DynBatch> {
         let batch = Batch::new(self.config.clone(), num_envs, seed);
         Box::new(BatchBox { game: self, batch })
@@ -296,6 +314,9 @@ impl<R: Rules> DynState for StateBox<R> {
     }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(StateBox { game: self.game.clone(), session: self.session.clone() })
+    }
+    fn extras(&self) -> SessionExtras {
+        self.session.extras()
     }
     fn to_act(&self) -> ToAct {
         self.session.to_act(self.game.rules())
@@ -474,6 +495,12 @@ struct EnvBox<R: Rules> {
 impl<R: Rules> DynEnv for EnvBox<R> {
     fn game(&self) -> Arc<dyn DynGame> {
         self.game.clone()
+    }
+    fn clone_box(&self) -> Box<dyn DynEnv> {
+        Box::new(EnvBox { game: self.game.clone(), env: self.env.clone() })
+    }
+    fn snapshot(&self) -> EnvSnapshot {
+        self.env.snapshot(self.game.rules())
     }
     fn seed(&self) -> u64 {
         self.env.seed()

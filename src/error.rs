@@ -37,13 +37,52 @@ pub enum GameError {
     Invalid(String),
 }
 
+/// Characters of a user's input an error message quotes at most.
+pub const QUOTE_CHARS: usize = 80;
+
+/// `text`, or its first [`QUOTE_CHARS`] characters and how many more there were.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}... ({} more characters)", &text[..end], text[end..].chars().count()),
+    }
+}
+
 impl GameError {
+    /// A bad position string; the message quotes at most a short prefix of `text`.
     pub fn position(text: &str, message: impl Into<String>) -> Self {
-        GameError::BadPosition { text: text.to_string(), message: message.into() }
+        GameError::BadPosition { text: clip(text), message: clip_message(message.into()) }
     }
 
+    /// A bad move; the message quotes at most a short prefix of `text`.
     pub fn bad_move(text: &str, message: impl Into<String>) -> Self {
-        GameError::BadMove { text: text.to_string(), message: message.into() }
+        GameError::BadMove { text: clip(text), message: clip_message(message.into()) }
+    }
+}
+
+/// Messages may quote parts of the input (a field, a token) or list legal
+/// moves: bounded so that a huge input cannot make a huge message.
+fn clip_message(message: String) -> String {
+    const MAX: usize = 1000;
+    match message.char_indices().nth(MAX) {
+        None => message,
+        Some((end, _)) => format!("{}...", &message[..end]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_and_move_errors_quote_a_short_prefix_of_long_input() {
+        let long = "x".repeat(100_000);
+        for e in [GameError::position(&long, "bad"), GameError::bad_move(&long, "bad")] {
+            let text = e.to_string();
+            assert!(text.len() < 300, "{} characters", text.len());
+            assert!(text.contains(&format!("{}... (99920 more characters)", "x".repeat(QUOTE_CHARS))), "{text}");
+        }
+        assert_eq!(clip("short"), "short");
     }
 }
 

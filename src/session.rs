@@ -166,9 +166,38 @@ impl Repetitions {
         i
     }
 
+    /// Every counted key with its count, in slot order.
+    fn entries(&self) -> Vec<(u64, u8)> {
+        self.keys.iter().zip(&self.counts).filter(|&(_, &c)| c > 0).map(|(&k, &c)| (k, c)).collect()
+    }
+
     fn heap_bytes(&self) -> usize {
         self.keys.capacity() * std::mem::size_of::<u64>() + self.counts.capacity()
     }
+}
+
+/// The part of a [`Session`] its position string does not hold: the random
+/// generator (sampled dice), the turn count, the rule-16 strikes and the
+/// repetition history. With the position string it restores the session
+/// exactly (pickling).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionExtras {
+    pub rng: u128,
+    pub turns: u32,
+    pub strikes: [u32; 2],
+    /// (repetition key, occurrences in [1, 3]).
+    pub history: Vec<(u64, u8)>,
+}
+
+/// Everything an [`Env`] holds, as plain values (pickling).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnvSnapshot {
+    pub position: String,
+    pub extras: SessionExtras,
+    pub seed: u64,
+    pub episode: u64,
+    pub done: bool,
+    pub fresh: bool,
 }
 
 /// A game in progress. Methods take the rules and common options as
@@ -214,6 +243,33 @@ impl<S: Clone> Session<S> {
         if let Some(key) = rules.repetition_key(&self.state) {
             self.history.add(key);
         }
+    }
+
+    /// What the session holds besides its position string (for pickling).
+    pub fn extras(&self) -> SessionExtras {
+        SessionExtras { rng: self.rng.state(), turns: self.turns, strikes: self.strikes, history: self.history.entries() }
+    }
+
+    /// The session of position string `text` with `extras` restored: the
+    /// inverse of ([`Session::to_position`], [`Session::extras`]).
+    pub fn restore<R: Rules<State = S>>(rules: &R, text: &str, extras: &SessionExtras) -> Result<Self> {
+        let mut s = Self::from_position(rules, text, 0)?;
+        if extras.rng & 1 == 0 {
+            return Err(GameError::Invalid("a saved random-generator state is always odd".into()));
+        }
+        if extras.history.iter().any(|&(_, c)| !(1..=3).contains(&c)) {
+            return Err(GameError::Invalid("a saved repetition count must be in [1, 3]".into()));
+        }
+        s.rng = GameRng::new(extras.rng);
+        s.turns = extras.turns;
+        s.strikes = extras.strikes;
+        s.history.clear();
+        for &(key, count) in &extras.history {
+            for _ in 0..count {
+                s.history.add(key);
+            }
+        }
+        Ok(s)
     }
 
     /// Heap bytes the session holds besides its state (the repetition history).
@@ -425,13 +481,22 @@ impl<S: Clone> Session<S> {
     }
 
     /// Position string: the game's own, plus `|offer` or `|declined` while a
-    /// draw offer is pending or was declined in the current turn.
+    /// draw offer is pending or was declined in the current turn, or the
+    /// verdict of a game that ended other than by its rules (`|resigned=P`,
+    /// `|forfeit=P` with P the losing player, `|draw=agreed`,
+    /// `|draw=repetition`), so that a finished game parses back finished.
     pub fn to_position<R: Rules<State = S>>(&self, rules: &R) -> String {
         let mut s = rules.to_position(&self.state);
-        match self.offer {
-            Offer::Pending { .. } => s.push_str("|offer"),
-            Offer::Declined { .. } => s.push_str("|declined"),
-            Offer::None => {}
+        match self.verdict {
+            Some(Verdict::Resigned(p)) => s.push_str(&format!("|resigned={}", p.index())),
+            Some(Verdict::Forfeit(p)) => s.push_str(&format!("|forfeit={}", p.index())),
+            Some(Verdict::DrawAgreed) => s.push_str("|draw=agreed"),
+            Some(Verdict::Repetition) => s.push_str("|draw=repetition"),
+            None => match self.offer {
+                Offer::Pending { .. } => s.push_str("|offer"),
+                Offer::Declined { .. } => s.push_str("|declined"),
+                Offer::None => {}
+            },
         }
         s
     }
@@ -445,21 +510,53 @@ impl<S: Clone> Session<S> {
         let mut session = Self::from_state(rules, state, crate::core::rng_from_seed(seed));
         if let Some(suffix) = suffix {
             let Some(mover) = rules.to_act(&session.state).player() else {
-                return Err(GameError::position(text, "a draw-offer field needs a player to move"));
+                return Err(GameError::position(text, "a '|' field (offer or verdict) needs a player to move"));
             };
-            if !rules.spec().offers {
-                return Err(GameError::position(text, "this game has no draw offers ('|' field)"));
-            }
-            session.offer = match suffix {
-                "offer" => Offer::Pending { by: mover },
-                "declined" => Offer::Declined { by: mover },
-                other => {
-                    return Err(GameError::position(
-                        text,
-                        format!("unknown field '|{other}': expected '|offer' or '|declined'"),
-                    ))
+            let player = |v: &str| match v {
+                "0" => Ok(Player::P0),
+                "1" => Ok(Player::P1),
+                _ => Err(GameError::position(text, format!("'|{suffix}': the losing player must be 0 or 1"))),
+            };
+            let needs_offers = |what: &str| {
+                if rules.spec().offers {
+                    Ok(())
+                } else {
+                    Err(GameError::position(text, format!("this game has no {what} ('|{suffix}')")))
                 }
             };
+            match suffix.split_once('=') {
+                None if suffix == "offer" || suffix == "declined" => {
+                    needs_offers("draw offers")?;
+                    session.offer =
+                        if suffix == "offer" { Offer::Pending { by: mover } } else { Offer::Declined { by: mover } };
+                }
+                Some(("resigned", p)) => {
+                    needs_offers("resignation")?;
+                    // Only the player to move can resign.
+                    let p = player(p)?;
+                    if p != mover {
+                        return Err(GameError::position(text, format!("player {} resigned but player {} is to move", p.index(), mover.index())));
+                    }
+                    session.verdict = Some(Verdict::Resigned(p));
+                }
+                Some(("forfeit", p)) => session.verdict = Some(Verdict::Forfeit(player(p)?)),
+                Some(("draw", "agreed")) => {
+                    needs_offers("draw offers")?;
+                    session.verdict = Some(Verdict::DrawAgreed);
+                }
+                Some(("draw", "repetition")) if rules.repetition_key(&session.state).is_some() => {
+                    session.verdict = Some(Verdict::Repetition)
+                }
+                _ => {
+                    return Err(GameError::position(
+                        text,
+                        format!(
+                            "unknown field '|{suffix}': expected '|offer', '|declined', '|resigned=P', '|forfeit=P', \
+                             '|draw=agreed' or (games with repetition draws) '|draw=repetition'"
+                        ),
+                    ))
+                }
+            }
         }
         Ok(session)
     }
@@ -584,6 +681,24 @@ impl<S: Clone> Env<S> {
 
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Everything this env holds, as plain values.
+    pub fn snapshot<R: Rules<State = S>>(&self, rules: &R) -> EnvSnapshot {
+        EnvSnapshot {
+            position: self.session.to_position(rules),
+            extras: self.session.extras(),
+            seed: self.seed,
+            episode: self.episode,
+            done: self.done,
+            fresh: self.fresh,
+        }
+    }
+
+    /// The env of a [`Env::snapshot`]: it continues exactly as the original.
+    pub fn from_snapshot<R: Rules<State = S>>(rules: &R, snap: &EnvSnapshot) -> Result<Self> {
+        let session = Session::restore(rules, &snap.position, &snap.extras)?;
+        Ok(Env { session, seed: snap.seed, episode: snap.episode, done: snap.done, fresh: snap.fresh })
     }
 
     /// The episode is over and the env waits for a reset (never true for an

@@ -73,6 +73,7 @@ class Game:
         """Every option with its resolved value (defaults included)."""
     def new_state(self, seed: int = 0) -> State:
         """The initial position; ``seed`` decides what is random (who starts, dice)."""
+    def _restore_state(self, text: str, extras: Any) -> State: ...
     def state_from_string(self, text: str) -> State:
         """Parses a position string; ``PositionError`` says what is wrong."""
 
@@ -102,13 +103,17 @@ class State:
     def apply_action(self, action: _Action) -> None:
         """Applies one decision; ``IllegalActionError`` (a ValueError) if illegal, state unchanged."""
     def clone(self) -> State:
-        """An independent copy (history and random generator included)."""
+        """An independent copy (history and random generator included; pickling keeps them too)."""
     def __copy__(self) -> State: ...
     def __deepcopy__(self, memo: Any) -> State: ...
     def observation(self) -> npt.NDArray[np.float32]:
         """The observation of the player to move, shape ``game.observation_shape``."""
     def to_string(self) -> str:
-        """The position string (round-trips through ``Game.state_from_string``)."""
+        """The position string (round-trips through ``Game.state_from_string``).
+
+        A game ended by resignation, an agreed draw, a forfeit or repetition
+        says so after a ``|``: ``|resigned=P``, ``|forfeit=P`` (P the loser),
+        ``|draw=agreed``, ``|draw=repetition``; it parses back finished."""
     def legal_moves(self) -> list[str]:
         """Every complete legal turn in notation, one per distinct resulting position."""
     def play(self, move: str) -> None:
@@ -163,6 +168,14 @@ class Env:
         """0 or 1, -1 at a chance node, -2 when the game is over."""
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """Boolean mask of shape (num_actions,) of the current decision."""
+    @staticmethod
+    def _restore(game: Game, snapshot: Any) -> Env: ...
+    def clone(self) -> Env:
+        """An independent copy that continues exactly as this env (its game,
+        generator, episode count and history included). ``copy.copy``,
+        ``copy.deepcopy`` and pickling give the same."""
+    def __copy__(self) -> Env: ...
+    def __deepcopy__(self, memo: Any) -> Env: ...
 
 @final
 class VecEnv:
@@ -174,6 +187,11 @@ class VecEnv:
     and the returned observation and mask already belong to the next game.
     With ``copy=False`` the returned arrays are reused buffers overwritten by
     the next call.
+
+    One call at a time: a call made while another thread is inside a call of
+    the same VecEnv raises ``LudotecaValueError`` at once. A VecEnv cannot be
+    copied or pickled (``LudotecaValueError``): snapshot games with
+    ``state(i)`` or use ``Env``, which copy and pickle exactly.
     """
 
     def __new__(
@@ -248,7 +266,9 @@ class VecEnv:
         """Shape of one env's observation."""
     @property
     def num_threads(self) -> int:
-        """Threads stepping the envs (settable; results do not depend on it)."""
+        """Threads stepping the envs (settable; results do not depend on it).
+        At most as many OS threads as the machine has cores are started
+        whatever the number asked; this reports the number asked."""
     @num_threads.setter
     def num_threads(self, threads: int) -> None: ...
     @property
@@ -263,6 +283,8 @@ class VecEnv:
     @property
     def game(self) -> Game:
         """The game every env plays."""
+    def __copy__(self) -> VecEnv: ...
+    def __deepcopy__(self, memo: Any) -> VecEnv: ...
 
 @final
 class SearchResult:

@@ -73,6 +73,7 @@ from gymnasium.vector.utils import batch_space
 
 from ._core import Env, Game, State, VecEnv, game_info, games
 from ._chance import sample_chance
+from ._action import one_action
 from .errors import OptionError
 
 __all__ = [
@@ -230,7 +231,7 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """Plays the agent's decision, then the opponent's until the agent is
         to move again or the game ends. Returns ``(obs, reward, terminated,
         truncated, info)`` with the agent's reward."""
-        obs, r, terminated, truncated, info = self._env.step(int(action))
+        obs, r, terminated, truncated, info = self._env.step(one_action(action))
         rewards = np.asarray(r, dtype=np.float32).copy()
         played: list[int] = []
         if not (terminated or truncated):

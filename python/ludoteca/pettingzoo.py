@@ -50,6 +50,7 @@ from pettingzoo.utils import wrappers
 from ._core import Env, Game, State
 from ._chance import sample_chance
 from .errors import OptionError
+from ._action import one_action
 from .gym import observation_space
 
 __all__ = ["LudotecaAECEnv", "env", "raw_env"]
@@ -164,7 +165,7 @@ class LudotecaAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]]):  
         if action is None:
             raise OptionError(f"{agent} is to move: step(None) is only for agents that are done")
         self._cumulative_rewards[agent] = 0.0
-        obs, r, term, trunc, info = self._env.step(int(action))
+        obs, r, term, trunc, info = self._env.step(one_action(action))
         rewards = np.asarray(r, dtype=np.float32).copy()
         if not (term or trunc):
             obs, r2, term, trunc, info = self._play_chance(obs, info)
@@ -205,10 +206,12 @@ def raw_env(game_id: str, render_mode: Optional[str] = None, **options: Union[bo
 
 
 def env(game_id: str, render_mode: Optional[str] = None, **options: Union[bool, int, str]) -> AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]]:
-    """The AEC env of ``game_id`` with PettingZoo's standard checking wrappers
-    (``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``), like
-    ``pettingzoo.classic`` games. ``**options`` are the game's options."""
+    """The AEC env of ``game_id`` with PettingZoo's ``OrderEnforcingWrapper``,
+    like ``pettingzoo.classic`` games. ``**options`` are the game's options.
+    Actions are checked by the env itself, as in ``raw_env``: a non-integer
+    or out-of-range action raises ``IllegalActionError`` (PettingZoo's
+    ``AssertOutOfBoundsWrapper`` would raise ``AssertionError``, and vanish
+    under ``python -O``)."""
     e: AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]] = raw_env(game_id, render_mode=render_mode, **options)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e

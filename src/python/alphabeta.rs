@@ -5,6 +5,7 @@
 
 use super::errors::{to_py, LudotecaValueError, OptionError};
 use super::state::PyState;
+use super::convert::Int;
 use crate::core::Player;
 use crate::dynamic::{DynEval, DynState, SearchAnswer};
 use crate::search::eval::Aborted;
@@ -87,16 +88,20 @@ fn answer_to_dict<'py>(py: Python<'py>, a: &SearchAnswer) -> PyResult<Bound<'py,
 /// ``evaluate(state, player) -> float`` replaces the built-in evaluation.
 /// Bad options raise ``OptionError``.
 #[pyfunction]
-#[pyo3(signature = (state, depth=6, time=None, tt_size=262_144, quiescence=true, evaluate=None))]
+#[pyo3(
+    signature = (state, depth=Int(6), time=None, tt_size=Int(262_144), quiescence=true, evaluate=None),
+    text_signature = "(state, depth=6, time=None, tt_size=262144, quiescence=True, evaluate=None)"
+)]
 fn alphabeta_search<'py>(
     py: Python<'py>,
     state: &PyState,
-    depth: i64,
+    depth: Int,
     time: Option<f64>,
-    tt_size: i64,
+    tt_size: Int,
     quiescence: bool,
     evaluate: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let (depth, tt_size) = (depth.0, tt_size.0);
     let max = alphabeta::MAX_DEPTH as i64;
     if !(1..=max).contains(&depth) {
         return Err(option_error(format!("depth must be an integer in [1, {max}], got {depth}")));
@@ -125,14 +130,15 @@ fn alphabeta_search<'py>(
 /// (docs/search.md); the same result keys as ``alphabeta_search``, ``value``
 /// an equity in points for ``player`` (player 0 at a chance node).
 #[pyfunction]
-#[pyo3(signature = (state, plies=1, filter=8, evaluate=None))]
+#[pyo3(signature = (state, plies=Int(1), filter=Int(8), evaluate=None), text_signature = "(state, plies=1, filter=8, evaluate=None)")]
 fn expectimax_search<'py>(
     py: Python<'py>,
     state: &PyState,
-    plies: i64,
-    filter: i64,
+    plies: Int,
+    filter: Int,
     evaluate: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let (plies, filter) = (plies.0, filter.0);
     let max = expectimax::MAX_PLIES as i64;
     if !(0..=max).contains(&plies) {
         return Err(option_error(format!("plies must be an integer in [0, {max}], got {plies}")));

@@ -3,6 +3,7 @@
 use crate::options::OptValue;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
+use super::errors::OptionError;
 
 /// Converts Python keyword options to core option values.
 pub(crate) fn options_from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, OptValue)>> {
@@ -31,4 +32,87 @@ pub(crate) fn opt_to_py<'py>(py: Python<'py>, v: &OptValue) -> PyResult<Bound<'p
         OptValue::Int(i) => i.into_pyobject(py)?.into_any(),
         OptValue::Str(s) => s.into_pyobject(py)?.into_any(),
     })
+}
+
+/// The text of a Python value for a message, cut to a short prefix.
+pub(crate) fn shown(v: &Bound<'_, PyAny>) -> String {
+    let text = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    crate::error::clip(&text)
+}
+
+fn type_of(v: &Bound<'_, PyAny>) -> String {
+    v.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+/// An integer argument (a Python or numpy integer; not a bool, float or
+/// string) in `[lo, hi]`; anything else raises `ludoteca.errors.<class>`
+/// (`class`, e.g. `|m| OptionError::new_err(m)`) with the message `"{what}, got ..."`, where `what` names the range.
+pub(crate) fn int_in(v: &Bound<'_, PyAny>, lo: i128, hi: i128, class: fn(String) -> PyErr, what: &str) -> PyResult<i128> {
+    let index = if v.is_instance_of::<PyBool>() || v.is_instance_of::<pyo3::types::PyFloat>() {
+        None
+    } else {
+        v.call_method0("__index__").ok()
+    };
+    let Some(index) = index else {
+        return Err(class(format!("{what}, got {} {}", type_of(v), shown(v))));
+    };
+    match index.extract::<i128>() {
+        Ok(i) if (lo..=hi).contains(&i) => Ok(i),
+        _ => Err(class(format!("{what}, got {}", shown(&index)))),
+    }
+}
+
+/// An integer argument in `[lo, hi]` (`OptionError` otherwise, naming the range).
+pub(crate) fn int_arg(v: &Bound<'_, PyAny>, name: &str, lo: i64, hi: i64) -> PyResult<i64> {
+    int_in(v, lo as i128, hi as i128, |m| OptionError::new_err(m), &format!("{name} must be an integer in [{lo}, {hi}]")).map(|i| i as i64)
+}
+
+/// A seed: an integer in `[0, 2**64)` (`OptionError` otherwise).
+pub(crate) fn seed_arg(v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    int_in(v, 0, u64::MAX as i128, |m| OptionError::new_err(m), "seed must be an integer in [0, 2**64 - 1]").map(|i| i as u64)
+}
+
+/// A seed argument (see [`seed_arg`]).
+pub(crate) struct Seed(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
+    type Error = PyErr;
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        seed_arg(&obj).map(Seed)
+    }
+}
+
+/// An integer argument whose range the callee checks: a non-integer raises
+/// `OptionError`; an integer beyond 64 bits is clamped to `i64::MIN` or
+/// `i64::MAX`, which every callee's range check then refuses, naming the
+/// range (its message quotes the clamped value).
+pub(crate) struct Int(pub i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let i = int_in(&obj, i128::MIN, i128::MAX, |m| OptionError::new_err(m), "expected an integer")
+            .map_err(|_| OptionError::new_err(format!("expected an integer, got {} {}", type_of(&obj), shown(&obj))))?;
+        Ok(Int(i.clamp(i64::MIN as i128, i64::MAX as i128) as i64))
+    }
+}
+
+/// A string argument: anything else raises `OptionError` (also a
+/// `TypeError`) saying a string was expected, not pyo3's bare `TypeError`.
+pub(crate) struct Text(pub String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        obj.extract::<String>()
+            .map(Text)
+            .map_err(|_| OptionError::new_err(format!("expected a string, got {} {}", type_of(&obj), shown(&obj))))
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
 }

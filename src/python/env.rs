@@ -2,14 +2,23 @@
 //! wrapper of the core's one-env contract (`session::Env`, through `DynEnv`).
 
 use super::errors::{OptionError};
-use super::state::{action_arg, PyGame, PyState};
+use super::state::{action_arg, extras_from_tuple, extras_to_tuple, ExtrasTuple, PyGame, PyState};
 use super::errors::to_py;
+use super::convert::{Seed, Text};
 use crate::dynamic::{DynEnv, DynGame};
-use crate::session::Ruling;
+use crate::session::{EnvSnapshot, Ruling};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, ToPyArray};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
+
+/// One game stepped decision by decision (Gymnasium-style, both players).
+///
+/// ``step`` returns ``(obs, rewards, terminated, truncated, info)`` with
+/// ``rewards`` of shape (2,). ``info`` holds ``legal_action_mask``,
+/// ``current_player``, ``turn`` and the game's info fields.
+/// What an env pickles: position, session extras, seed, episode, done, fresh.
+type EnvTuple = (String, ExtrasTuple, u64, u64, bool, bool);
 
 /// One game stepped decision by decision (Gymnasium-style, both players).
 ///
@@ -52,10 +61,10 @@ impl PyEnv {
 #[pymethods]
 impl PyEnv {
     #[new]
-    #[pyo3(signature = (game_id, seed = 0, **options))]
-    fn new(game_id: &str, seed: u64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let game = PyGame::make(game_id, options)?;
-        let env = game.clone().new_env(seed);
+    #[pyo3(signature = (game_id, seed = Seed(0), **options), text_signature = "(game_id, seed=0, **options)")]
+    fn new(game_id: Text, seed: Seed, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let game = PyGame::make(&game_id, options)?;
+        let env = game.clone().new_env(seed.0);
         Ok(PyEnv { game, env })
     }
 
@@ -64,9 +73,10 @@ impl PyEnv {
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
         options: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        let seed = seed.map(|s| s.0);
         if let Some(o) = options {
             if !o.is_none() {
                 return Err(OptionError::new_err("reset(options=...) is not supported: pass game options to Env()"));
@@ -81,7 +91,7 @@ impl PyEnv {
         if self.env.is_done() {
             return Err(to_py(crate::error::GameError::EpisodeOver));
         }
-        let a = action_arg(action)?;
+        let a = action_arg(action, self.game.spec().num_actions)?;
         let step = self.env.step(a).map_err(to_py)?;
         let (terminated, truncated, rewards) = (step.terminated, step.truncated, step.rewards);
         let info = self.info(py)?;
@@ -132,6 +142,38 @@ impl PyEnv {
     /// Boolean mask of shape (num_actions,) of the current decision.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         self.mask(py)
+    }
+
+    /// An independent copy that continues exactly as this env (its game,
+    /// generator, episode count and history included). ``copy.copy``,
+    /// ``copy.deepcopy`` and pickling give the same.
+    fn clone(&self) -> PyEnv {
+        PyEnv { game: self.game.clone(), env: self.env.clone_box() }
+    }
+
+    fn __copy__(&self) -> PyEnv {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyEnv {
+        self.clone()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (PyGame, EnvTuple))> {
+        let py = slf.py();
+        let make = py.import("ludoteca._pickle")?.getattr("make_env")?;
+        let me = slf.borrow();
+        let s = me.env.snapshot();
+        Ok((make, (PyGame { inner: me.game.clone() }, (s.position, extras_to_tuple(s.extras), s.seed, s.episode, s.done, s.fresh))))
+    }
+
+    /// Unpickling: the env of a ``__reduce__`` snapshot.
+    #[staticmethod]
+    fn _restore(game: PyRef<'_, PyGame>, snapshot: EnvTuple) -> PyResult<PyEnv> {
+        let (position, extras, seed, episode, done, fresh) = snapshot;
+        let snap = EnvSnapshot { position, extras: extras_from_tuple(extras), seed, episode, done, fresh };
+        let env = game.inner.clone().restore_env(&snap).map_err(to_py)?;
+        Ok(PyEnv { game: game.inner.clone(), env })
     }
 
     fn __repr__(&self) -> String {

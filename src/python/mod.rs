@@ -26,8 +26,8 @@ fn games() -> Vec<&'static str> {
 /// Registry facts of a game: id, family, version, summary, max_turns,
 /// offers, and options (a list of ``{"name", "default", "doc"}``).
 #[pyfunction]
-fn game_info<'py>(py: Python<'py>, game_id: &str) -> PyResult<Bound<'py, PyDict>> {
-    let entry = registry::find(game_id).map_err(to_py)?;
+fn game_info<'py>(py: Python<'py>, game_id: convert::Text) -> PyResult<Bound<'py, PyDict>> {
+    let entry = registry::find(&game_id).map_err(to_py)?;
     let d = PyDict::new(py);
     d.set_item("id", entry.id)?;
     d.set_item("family", entry.family)?;

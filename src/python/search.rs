@@ -4,6 +4,7 @@
 
 use super::errors::{to_py, LudotecaValueError, OptionError, SearchError};
 use super::state::{type_name, PyGame, PyState};
+use super::convert::{Int, Seed};
 use crate::batch::default_threads;
 use crate::dynamic::{DynGame, DynState};
 use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};
@@ -168,29 +169,32 @@ impl PyMcts {
 impl PyMcts {
     #[new]
     #[pyo3(signature = (
-        game, simulations = 800, *, selection = "puct", c_puct = 1.25, dirichlet_alpha = 0.3,
-        dirichlet_fraction = 0.0, temperature = 0.0, considered = 16, gumbel_scale = 1.0,
+        game, simulations = Int(800), *, selection = "puct", c_puct = 1.25, dirichlet_alpha = 0.3,
+        dirichlet_fraction = 0.0, temperature = 0.0, considered = Int(16), gumbel_scale = 1.0,
         c_visit = 50.0, c_scale = 0.1, chance = "stratified", reuse_tree = false,
-        num_threads = None, seed = 0
-    ))]
+        num_threads = None, seed = Seed(0)
+    ), text_signature = "(game, simulations=800, *, selection='puct', c_puct=1.25, dirichlet_alpha=0.3, \
+dirichlet_fraction=0.0, temperature=0.0, considered=16, gumbel_scale=1.0, c_visit=50.0, c_scale=0.1, \
+chance='stratified', reuse_tree=False, num_threads=None, seed=0)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &Bound<'_, PyAny>,
-        simulations: i64,
+        simulations: Int,
         selection: &str,
         c_puct: f32,
         dirichlet_alpha: f32,
         dirichlet_fraction: f32,
         temperature: f32,
-        considered: i64,
+        considered: Int,
         gumbel_scale: f32,
         c_visit: f32,
         c_scale: f32,
         chance: &str,
         reuse_tree: bool,
-        num_threads: Option<i64>,
-        seed: u64,
+        num_threads: Option<Int>,
+        seed: Seed,
     ) -> PyResult<Self> {
+        let (simulations, considered, num_threads, seed) = (simulations.0, considered.0, num_threads.map(|t| t.0), seed.0);
         let game = game_arg(game)?;
         let count = |name: &str, v: i64| -> PyResult<u32> {
             u32::try_from(v).ok().filter(|&x| x >= 1).ok_or_else(|| {

@@ -1,22 +1,35 @@
 //! `Game` and `State`.
 
-use super::errors::{IllegalActionError, LudotecaValueError};
-use super::convert::{opt_to_py, options_from_kwargs};
-use super::errors::to_py;
+use super::convert::{int_in, opt_to_py, options_from_kwargs, Seed, Text};
+use super::errors::{to_py, IllegalActionError, LudotecaValueError};
 use crate::dynamic::{DynGame, DynState};
 use crate::registry;
+use crate::session::SessionExtras;
 use numpy::{PyArray1, PyArrayMethods, ToPyArray};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
 
-/// Extracts an action: any Python or numpy integer (not bool, not float).
-pub(crate) fn action_arg(a: &Bound<'_, PyAny>) -> PyResult<i64> {
-    if a.is_instance_of::<pyo3::types::PyBool>() || a.is_instance_of::<pyo3::types::PyFloat>() {
-        return Err(IllegalActionError::new_err(format!("action must be an integer, got {}", type_name(a))));
-    }
-    a.extract::<i64>()
-        .map_err(|_| IllegalActionError::new_err(format!("action must be an integer, got {}", type_name(a))))
+/// Extracts an action: any Python or numpy integer (not bool, not float) in
+/// `[0, num_actions)`; `IllegalActionError` naming the range otherwise.
+pub(crate) fn action_arg(a: &Bound<'_, PyAny>, num_actions: usize) -> PyResult<i64> {
+    // Integers within 64 bits go on to the core, whose out-of-range error
+    // (or illegal-action policy) applies; beyond, and for non-integers, the
+    // message names the range here.
+    let what = format!("action must be an integer in [0, {num_actions})");
+    int_in(a, i64::MIN as i128, i64::MAX as i128, |m| IllegalActionError::new_err(m), &what).map(|i| i as i64)
+}
+
+/// [`SessionExtras`] as the plain tuple pickles carry:
+/// ``(rng_state, turns, (strikes0, strikes1), [(key, count), ...])``.
+pub(crate) type ExtrasTuple = (u128, u32, (u32, u32), Vec<(u64, u8)>);
+
+pub(crate) fn extras_to_tuple(e: SessionExtras) -> ExtrasTuple {
+    (e.rng, e.turns, (e.strikes[0], e.strikes[1]), e.history)
+}
+
+pub(crate) fn extras_from_tuple(t: ExtrasTuple) -> SessionExtras {
+    SessionExtras { rng: t.0, turns: t.1, strikes: [t.2 .0, t.2 .1], history: t.3 }
 }
 
 pub(crate) fn type_name(a: &Bound<'_, PyAny>) -> String {
@@ -43,8 +56,8 @@ impl PyGame {
 impl PyGame {
     #[new]
     #[pyo3(signature = (game_id, **options))]
-    fn new(game_id: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        Ok(PyGame { inner: Self::make(game_id, options)? })
+    fn new(game_id: Text, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Ok(PyGame { inner: Self::make(&game_id, options)? })
     }
 
     /// The game id.
@@ -104,14 +117,20 @@ impl PyGame {
     }
 
     /// The initial position; ``seed`` decides what is random (who starts, dice).
-    #[pyo3(signature = (seed = 0))]
-    fn new_state(&self, seed: u64) -> PyState {
-        PyState { inner: self.inner.clone().new_state(seed) }
+    #[pyo3(signature = (seed = Seed(0)), text_signature = "($self, /, seed=0)")]
+    fn new_state(&self, seed: Seed) -> PyState {
+        PyState { inner: self.inner.clone().new_state(seed.0) }
     }
 
     /// Parses a position string; ``PositionError`` says what is wrong.
-    fn state_from_string(&self, text: &str) -> PyResult<PyState> {
-        Ok(PyState { inner: self.inner.clone().state_from_string(text).map_err(to_py)? })
+    fn state_from_string(&self, text: Text) -> PyResult<PyState> {
+        Ok(PyState { inner: self.inner.clone().state_from_string(&text).map_err(to_py)? })
+    }
+
+    /// Unpickling: the state of ``text`` with the saved generator, counts and history.
+    fn _restore_state(&self, text: &str, extras: ExtrasTuple) -> PyResult<PyState> {
+        let inner = self.inner.clone().restore_state(text, &extras_from_tuple(extras)).map_err(to_py)?;
+        Ok(PyState { inner })
     }
 
     fn __repr__(&self) -> String {
@@ -197,10 +216,10 @@ impl PyState {
 
     /// Applies one decision; ``IllegalActionError`` (a ValueError) if illegal, state unchanged.
     fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.inner.apply(action_arg(action)?).map(|_| ()).map_err(to_py)
+        self.inner.apply(action_arg(action, self.inner.game().spec().num_actions)?).map(|_| ()).map_err(to_py)
     }
 
-    /// An independent copy (history and random generator included).
+    /// An independent copy (history and random generator included; pickling keeps them too).
     fn clone(&self) -> PyState {
         PyState { inner: self.inner.clone_box() }
     }
@@ -224,6 +243,10 @@ impl PyState {
     }
 
     /// The position string (round-trips through ``Game.state_from_string``).
+    ///
+    /// A game ended by resignation, an agreed draw, a forfeit or repetition
+    /// says so after a ``|``: ``|resigned=P``, ``|forfeit=P`` (P the loser),
+    /// ``|draw=agreed``, ``|draw=repetition``; it parses back finished.
     fn to_string(&self) -> String {
         self.inner.to_string()
     }
@@ -269,27 +292,25 @@ impl PyState {
     }
 
     /// Applies one complete turn written in notation; ``MoveError`` if not legal.
-    fn play(&mut self, r#move: &str) -> PyResult<()> {
-        self.inner.play(r#move).map_err(to_py)
+    fn play(&mut self, r#move: Text) -> PyResult<()> {
+        self.inner.play(&r#move).map_err(to_py)
     }
 
     /// Leaves of the tree of complete turns (distinct positions) to ``depth``.
-    fn perft(&self, py: Python<'_>, depth: i64) -> PyResult<u64> {
-        if !(0..=64).contains(&depth) {
-            return Err(LudotecaValueError::new_err(format!("perft depth must be an integer in [0, 64], got {depth}")));
-        }
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth = int_in(depth, 0, 64, |m| LudotecaValueError::new_err(m), "perft depth must be an integer in [0, 64]")?;
         let state = self.inner.clone_box();
         py.detach(move || state.perft(depth as u32)).map_err(to_py)
     }
 
     /// A short name of one decision.
     fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        self.inner.action_to_string(action_arg(action)?).map_err(to_py)
+        self.inner.action_to_string(action_arg(action, self.inner.game().spec().num_actions)?).map_err(to_py)
     }
 
     /// The legal action named ``text``.
-    fn string_to_action(&self, text: &str) -> PyResult<i64> {
-        self.inner.string_to_action(text).map(|a| a.0 as i64).map_err(to_py)
+    fn string_to_action(&self, text: Text) -> PyResult<i64> {
+        self.inner.string_to_action(&text).map(|a| a.0 as i64).map_err(to_py)
     }
 
     /// ``(action, probability)`` pairs at a chance node; empty elsewhere.
@@ -306,10 +327,10 @@ impl PyState {
         Ok(d)
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (PyGame, String))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (PyGame, String, ExtrasTuple))> {
         let py = slf.py();
         let make = py.import("ludoteca._pickle")?.getattr("make_state")?;
         let me = slf.borrow();
-        Ok((make, (PyGame { inner: me.inner.game() }, me.inner.to_string())))
+        Ok((make, (PyGame { inner: me.inner.game() }, me.inner.to_string(), extras_to_tuple(me.inner.extras()))))
     }
 }

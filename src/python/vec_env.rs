@@ -2,6 +2,8 @@
 
 use super::errors::{ActionsError, IllegalActionError, LudotecaValueError, OptionError};
 use super::state::{type_name, PyGame, PyState};
+use super::convert::{int_arg, int_in, seed_arg, Seed, Text};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use super::errors::to_py;
 use super::vec_env_async::{busy, take_rows, InFlight, RawOut};
 use crate::batch::{default_threads, BatchOut, ObsOut};
@@ -28,16 +30,8 @@ struct Arrays {
     info: Py<PyArray2<i32>>,
 }
 
-/// ``num_envs`` games stepped by one call in Rust, in parallel, without the GIL.
-///
-/// Auto-reset is same-step: when a game ends, that step returns its rewards
-/// and flags, ``info["final_observation"]``/``info["final_returns"]`` hold its
-/// last observation and returns (rows flagged by ``info["_final_observation"]``),
-/// and the returned observation and mask already belong to the next game.
-/// With ``copy=False`` the returned arrays are reused buffers overwritten by
-/// the next call.
-#[pyclass(name = "VecEnv", module = "ludoteca._core")]
-pub struct PyVecEnv {
+/// The state behind a [`PyVecEnv`] (which holds it behind a lock).
+pub struct VecEnvInner {
     game: Arc<dyn DynGame>,
     batch: Box<dyn DynBatch>,
     copy: bool,
@@ -60,7 +54,7 @@ pub struct PyVecEnv {
     inflight: Option<(InFlight, Arrays)>,
 }
 
-impl Drop for PyVecEnv {
+impl Drop for VecEnvInner {
     fn drop(&mut self) {
         // The stepping thread uses the batch: it must finish first.
         if let Some((f, _)) = &mut self.inflight {
@@ -69,7 +63,7 @@ impl Drop for PyVecEnv {
     }
 }
 
-impl PyVecEnv {
+impl VecEnvInner {
     /// Refuses while a `send` is in flight or not fully received.
     fn idle(&self) -> PyResult<()> {
         if self.inflight.is_some() {
@@ -330,10 +324,7 @@ impl PyVecEnv {
     }
 }
 
-#[pymethods]
-impl PyVecEnv {
-    #[new]
-    #[pyo3(signature = (game_id, num_envs, seed = 0, num_threads = None, copy = true, obs_dtype = "float32", **options))]
+impl VecEnvInner {
     fn new(
         py: Python<'_>,
         game_id: &str,
@@ -370,7 +361,7 @@ impl PyVecEnv {
         } else {
             (Vec::new(), Some(PyArrayDyn::<f32>::zeros(py, dims, false).unbind()))
         };
-        let mut me = PyVecEnv {
+        let mut me = VecEnvInner {
             game,
             batch,
             copy,
@@ -388,8 +379,6 @@ impl PyVecEnv {
         Ok(me)
     }
 
-    /// Starts every env afresh; ``seed`` re-derives the per-env seeds.
-    #[pyo3(signature = (seed = None, options = None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
@@ -410,13 +399,6 @@ impl PyVecEnv {
         Ok((arrays.obs.bind(py).clone(), info))
     }
 
-    /// Steps every env; ``actions`` is an integer array of shape (num_envs,).
-    ///
-    /// With ``active`` (a bool array of shape (num_envs,)) only the envs
-    /// where it is true are stepped: the others keep their game (their
-    /// action is ignored) and report it as it stands, with zero rewards and
-    /// no flags. ``ludoteca.gym`` uses it to play the opponent's turns.
-    #[pyo3(signature = (actions, active = None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -443,12 +425,6 @@ impl PyVecEnv {
         self.finish_step(py, arrays, ended)
     }
 
-    /// Plays ``steps`` random legal decisions per env in Rust (every env
-    /// advances one decision per step, observations and masks written as by
-    /// ``step``); returns totals: steps, terminated, truncated, wins_p0,
-    /// wins_p1, draws. The returned arrays of a ``copy=False`` env hold the
-    /// last step's outputs afterwards.
-    #[pyo3(signature = (steps, policy = "random"))]
     fn rollout<'py>(&mut self, py: Python<'py>, steps: i64, policy: &str) -> PyResult<Bound<'py, PyDict>> {
         self.idle()?;
         if policy != "random" {
@@ -475,9 +451,6 @@ impl PyVecEnv {
         Ok(d)
     }
 
-    /// One uniformly random legal action per env (chance nodes: an outcome
-    /// by its probability), from each env's own seeded generator (the one
-    /// ``rollout`` uses); int64, shape (num_envs,).
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         self.idle()?;
         let arr = PyArray1::<i64>::zeros(py, self.batch.num_envs(), false);
@@ -486,14 +459,11 @@ impl PyVecEnv {
         Ok(arr)
     }
 
-    /// Bytes the batch holds besides its output arrays (envs, legal-mask
-    /// bitsets, repetition tables, buffers; not heap memory inside game states).
     fn memory_bytes(&self) -> PyResult<usize> {
         self.idle()?;
         Ok(self.batch.memory_bytes() + self.final_obs.capacity() * 4 + self.actions.capacity() * 8)
     }
 
-    /// A copy of env ``index``'s state.
     fn state(&self, index: i64) -> PyResult<PyState> {
         self.idle()?;
         let n = self.batch.num_envs() as i64;
@@ -503,37 +473,27 @@ impl PyVecEnv {
         Ok(PyState { inner: self.batch.state(index as usize) })
     }
 
-    /// The seed of each env (env i's game k uses the k-th seed derived from it).
     fn env_seeds(&self) -> PyResult<Vec<u64>> {
         self.idle()?;
         Ok((0..self.batch.num_envs()).map(|i| self.batch.env_seed(i)).collect())
     }
 
-    /// Number of games stepped together.
-    #[getter]
     fn num_envs(&self) -> usize {
         match &self.inflight {
             Some((f, _)) => f.num_envs,
             None => self.batch.num_envs(),
         }
     }
-    /// Size of the action space.
-    #[getter]
     fn num_actions(&self) -> usize {
         self.game.spec().num_actions
     }
-    /// Shape of one env's observation.
-    #[getter]
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.game.spec().observation_shape.iter().copied())
     }
-    /// Threads stepping the envs (settable; results do not depend on it).
-    #[getter]
     fn num_threads(&self) -> PyResult<usize> {
         self.idle()?;
         Ok(self.batch.threads())
     }
-    #[setter]
     fn set_num_threads(&mut self, threads: i64) -> PyResult<()> {
         self.idle()?;
         if !(1..=1024).contains(&threads) {
@@ -541,26 +501,18 @@ impl PyVecEnv {
         }
         self.batch.set_threads(threads as usize).map_err(to_py)
     }
-    /// Whether each call returns fresh arrays (``False``: reused buffers).
-    #[getter]
     fn copy(&self) -> bool {
         self.copy
     }
-    /// ``"float32"`` or ``"uint8"``: the observations' dtype.
-    #[getter]
     fn obs_dtype(&self) -> &'static str {
         match self.dtype {
             ObsDtype::F32 => "float32",
             ObsDtype::U8 => "uint8",
         }
     }
-    /// The seed the per-env seeds derive from.
-    #[getter]
     fn seed(&self) -> u64 {
         self.seed
     }
-    /// The game every env plays.
-    #[getter]
     fn game(&self) -> PyGame {
         PyGame { inner: self.game.clone() }
     }
@@ -572,13 +524,6 @@ impl PyVecEnv {
         format!("VecEnv('{}', num_envs={}, num_threads={})", self.game.entry().id, self.batch.num_envs(), self.batch.threads())
     }
 
-    /// Starts stepping asynchronously and returns at once (EnvPool-style):
-    /// ``actions[j]`` goes to env ``env_ids[j]`` (default: every env,
-    /// ``actions`` of shape (num_envs,)). The step runs on a background
-    /// thread exactly as ``step(actions, active=...)`` would; ``recv()``
-    /// returns it. One send at a time: until ``recv`` has returned every
-    /// sent env, the other methods raise ``LudotecaValueError``.
-    #[pyo3(signature = (actions, env_ids = None))]
     fn send(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>, env_ids: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         self.idle()?;
         let n = self.batch.num_envs();
@@ -632,14 +577,6 @@ impl PyVecEnv {
         Ok(())
     }
 
-    /// Returns ``(obs, rewards, terminated, truncated, info)`` for envs of
-    /// the last ``send``, each row as ``step`` returns it, with
-    /// ``info["env_id"]`` (int64) naming each row. Without ``batch_size``:
-    /// waits for every sent env not yet received. With ``batch_size=k``:
-    /// returns as soon as ``k`` more envs have finished stepping (first
-    /// finished, first received; fewer if fewer are left), the others still
-    /// stepping for the next ``recv`` calls. Rows are ordered by env id.
-    #[pyo3(signature = (batch_size = None))]
     fn recv<'py>(&mut self, py: Python<'py>, batch_size: Option<i64>) -> PyResult<Bound<'py, PyTuple>> {
         if let Some(b) = batch_size {
             if b < 1 {
@@ -680,4 +617,236 @@ impl PyVecEnv {
         }
         Ok(out)
     }
+}
+
+/// ``num_envs`` games stepped by one call in Rust, in parallel, without the GIL.
+///
+/// Auto-reset is same-step: when a game ends, that step returns its rewards
+/// and flags, ``info["final_observation"]``/``info["final_returns"]`` hold its
+/// last observation and returns (rows flagged by ``info["_final_observation"]``),
+/// and the returned observation and mask already belong to the next game.
+/// With ``copy=False`` the returned arrays are reused buffers overwritten by
+/// the next call.
+///
+/// One call at a time: a call made while another thread is inside a call of
+/// the same VecEnv raises ``LudotecaValueError`` at once. A VecEnv cannot be
+/// copied or pickled (``LudotecaValueError``): snapshot games with
+/// ``state(i)`` or use ``Env``, which copy and pickle exactly.
+#[pyclass(name = "VecEnv", module = "ludoteca._core", frozen)]
+pub struct PyVecEnv {
+    inner: Mutex<VecEnvInner>,
+}
+
+impl PyVecEnv {
+    /// The batch, or a library error when another thread is using it.
+    fn lock(&self) -> PyResult<MutexGuard<'_, VecEnvInner>> {
+        match self.inner.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(TryLockError::WouldBlock) => Err(LudotecaValueError::new_err("this VecEnv is in use by another thread: a VecEnv serves one call at a time \
+                 (give each thread its own VecEnv, or guard a shared one with a lock)",
+            )),
+            Err(TryLockError::Poisoned(_)) => Err(LudotecaValueError::new_err("this VecEnv is unusable: an earlier call on it failed inside the engine",
+            )),
+        }
+    }
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(
+        signature = (game_id, num_envs, seed = Seed(0), num_threads = None, copy = true, obs_dtype = "float32", **options),
+        text_signature = "(game_id, num_envs, seed=0, num_threads=None, copy=True, obs_dtype='float32', **options)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game_id: Text,
+        num_envs: &Bound<'_, PyAny>,
+        seed: Seed,
+        num_threads: Option<&Bound<'_, PyAny>>,
+        copy: bool,
+        obs_dtype: &str,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let num_envs = int_arg(num_envs, "num_envs", 1, 1 << 24)?;
+        let seed = seed.0;
+        let num_threads = match num_threads {
+            Some(t) if !t.is_none() => {
+                Some(int_in(t, 1, 1024, |m| OptionError::new_err(m), "num_threads must be None or an integer in [1, 1024]")? as i64)
+            }
+            _ => None,
+        };
+        let inner = VecEnvInner::new(py, &game_id, num_envs, seed, num_threads, copy, obs_dtype, options)?;
+        Ok(PyVecEnv { inner: Mutex::new(inner) })
+    }
+
+    /// Starts every env afresh; ``seed`` re-derives the per-env seeds.
+    #[pyo3(signature = (seed = None, options = None))]
+    fn reset<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+        options: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        let seed = match seed {
+            Some(s) if !s.is_none() => Some(seed_arg(s)?),
+            _ => None,
+        };
+        self.lock()?.reset(py, seed, options)
+    }
+
+    /// Steps every env; ``actions`` is an integer array of shape (num_envs,).
+    ///
+    /// With ``active`` (a bool array of shape (num_envs,)) only the envs
+    /// where it is true are stepped: the others keep their game (their
+    /// action is ignored) and report it as it stands, with zero rewards and
+    /// no flags. ``ludoteca.gym`` uses it to play the opponent's turns.
+    #[pyo3(signature = (actions, active = None))]
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        active: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        self.lock()?.step(py, actions, active)
+    }
+
+    /// Plays ``steps`` random legal decisions per env in Rust (every env
+    /// advances one decision per step, observations and masks written as by
+    /// ``step``); returns totals: steps, terminated, truncated, wins_p0,
+    /// wins_p1, draws. The returned arrays of a ``copy=False`` env hold the
+    /// last step's outputs afterwards.
+    #[pyo3(signature = (steps, policy = "random"))]
+    fn rollout<'py>(&self, py: Python<'py>, steps: &Bound<'py, PyAny>, policy: &str) -> PyResult<Bound<'py, PyDict>> {
+        let steps = int_arg(steps, "steps", 0, i64::MAX)?;
+        self.lock()?.rollout(py, steps, policy)
+    }
+
+    /// One uniformly random legal action per env (chance nodes: an outcome
+    /// by its probability), from each env's own seeded generator (the one
+    /// ``rollout`` uses); int64, shape (num_envs,).
+    fn sample_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        self.lock()?.sample_actions(py)
+    }
+
+    /// Bytes the batch holds besides its output arrays (envs, legal-mask
+    /// bitsets, repetition tables, buffers; not heap memory inside game states).
+    fn memory_bytes(&self) -> PyResult<usize> {
+        self.lock()?.memory_bytes()
+    }
+
+    /// A copy of env ``index``'s state.
+    fn state(&self, index: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let me = self.lock()?;
+        let index = int_arg(index, "env index", 0, me.batch.num_envs() as i64 - 1)?;
+        me.state(index)
+    }
+
+    /// The seed of each env (env i's game k uses the k-th seed derived from it).
+    fn env_seeds(&self) -> PyResult<Vec<u64>> {
+        self.lock()?.env_seeds()
+    }
+
+    /// Number of games stepped together.
+    #[getter]
+    fn num_envs(&self) -> PyResult<usize> {
+        Ok(self.lock()?.num_envs())
+    }
+    /// Size of the action space.
+    #[getter]
+    fn num_actions(&self) -> PyResult<usize> {
+        Ok(self.lock()?.num_actions())
+    }
+    /// Shape of one env's observation.
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.lock()?.observation_shape(py)
+    }
+    /// Threads stepping the envs (settable; results do not depend on it).
+    /// At most as many OS threads as the machine has cores are started
+    /// whatever the number asked; this reports the number asked.
+    #[getter]
+    fn num_threads(&self) -> PyResult<usize> {
+        self.lock()?.num_threads()
+    }
+    #[setter]
+    fn set_num_threads(&self, threads: &Bound<'_, PyAny>) -> PyResult<()> {
+        let threads = int_arg(threads, "num_threads", 1, 1024)?;
+        self.lock()?.set_num_threads(threads)
+    }
+    /// Whether each call returns fresh arrays (``False``: reused buffers).
+    #[getter]
+    fn copy(&self) -> PyResult<bool> {
+        Ok(self.lock()?.copy())
+    }
+    /// ``"float32"`` or ``"uint8"``: the observations' dtype.
+    #[getter]
+    fn obs_dtype(&self) -> PyResult<&'static str> {
+        Ok(self.lock()?.obs_dtype())
+    }
+    /// The seed the per-env seeds derive from.
+    #[getter]
+    fn seed(&self) -> PyResult<u64> {
+        Ok(self.lock()?.seed())
+    }
+    /// The game every env plays.
+    #[getter]
+    fn game(&self) -> PyResult<PyGame> {
+        Ok(self.lock()?.game())
+    }
+
+    fn __repr__(&self) -> String {
+        match self.lock() {
+            Ok(me) => me.__repr__(),
+            Err(_) => "VecEnv(in use by another thread)".into(),
+        }
+    }
+
+    /// Starts stepping asynchronously and returns at once (EnvPool-style):
+    /// ``actions[j]`` goes to env ``env_ids[j]`` (default: every env,
+    /// ``actions`` of shape (num_envs,)). The step runs on a background
+    /// thread exactly as ``step(actions, active=...)`` would; ``recv()``
+    /// returns it. One send at a time: until ``recv`` has returned every
+    /// sent env, the other methods raise ``LudotecaValueError``.
+    #[pyo3(signature = (actions, env_ids = None))]
+    fn send(&self, py: Python<'_>, actions: &Bound<'_, PyAny>, env_ids: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        self.lock()?.send(py, actions, env_ids)
+    }
+
+    /// Returns ``(obs, rewards, terminated, truncated, info)`` for envs of
+    /// the last ``send``, each row as ``step`` returns it, with
+    /// ``info["env_id"]`` (int64) naming each row. Without ``batch_size``:
+    /// waits for every sent env not yet received. With ``batch_size=k``:
+    /// returns as soon as ``k`` more envs have finished stepping (first
+    /// finished, first received; fewer if fewer are left), the others still
+    /// stepping for the next ``recv`` calls. Rows are ordered by env id.
+    #[pyo3(signature = (batch_size = None))]
+    fn recv<'py>(&self, py: Python<'py>, batch_size: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyTuple>> {
+        let batch_size = match batch_size {
+            Some(b) if !b.is_none() => Some(int_arg(b, "batch_size", 1, i64::MAX)?),
+            _ => None,
+        };
+        self.lock()?.recv(py, batch_size)
+    }
+
+    fn __copy__(&self) -> PyResult<PyVecEnv> {
+        Err(not_copyable())
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<PyVecEnv> {
+        Err(not_copyable())
+    }
+
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(not_copyable())
+    }
+}
+
+/// VecEnvs are not copied nor pickled: a copy of N games, their buffers and
+/// thread pool is rarely what a training loop means; `Env` and `State` are.
+fn not_copyable() -> PyErr {
+    LudotecaValueError::new_err("a VecEnv cannot be copied or pickled: snapshot its games with venv.state(i) (a State, which copies \
+         and pickles exactly), or use ludoteca.Env, which does; rebuild a VecEnv from its game id, options and seed",
+    )
 }

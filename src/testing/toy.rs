@@ -157,6 +157,45 @@ mod tests {
     }
 
     #[test]
+    fn verdicts_round_trip_through_the_position_string() {
+        let r = PileRules::new(5);
+        let c = common(IllegalPolicy::Lose);
+        let ended = |actions: &[i64]| {
+            let mut s = Session::new(&r, 0);
+            for &a in actions {
+                s.apply_with_policy(&r, &c, a).unwrap();
+            }
+            s
+        };
+        for (actions, text) in [
+            (&[0, 3][..], "4 1|resigned=1"),
+            (&[4, 5][..], "5 0|draw=agreed"),
+            (&[0, 5][..], "4 1|forfeit=1"),
+        ] {
+            let s = ended(actions);
+            assert!(s.is_terminal(&r));
+            assert_eq!(s.to_position(&r), text);
+            let back = Session::<Pile>::from_position(&r, text, 0).unwrap();
+            assert_eq!(back.verdict(), s.verdict(), "{text}");
+            assert_eq!(back.returns(&r), s.returns(&r), "{text}");
+            assert_eq!(back.to_position(&r), text);
+        }
+        assert!(Session::<Pile>::from_position(&r, "4 1|resigned=0", 0).is_err(), "only the mover resigns");
+    }
+
+    #[test]
+    fn restored_session_continues_exactly() {
+        let r = PileRules::new(9);
+        let c = common(IllegalPolicy::Rules);
+        let mut s = Session::new(&r, 7);
+        s.apply(&r, &c, 0).unwrap();
+        s.apply(&r, &c, 2).unwrap();
+        let back = Session::<Pile>::restore(&r, &s.to_position(&r), &s.extras()).unwrap();
+        assert_eq!(back.extras(), s.extras());
+        assert_eq!(back.turns_played(), 2);
+    }
+
+    #[test]
     fn offers_are_masked_out_when_off() {
         let r = PileRules::new(5);
         let c = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false };

@@ -61,7 +61,7 @@ def test_illegal_action_raises_and_leaves_state(game_id: str) -> None:
 def test_out_of_range_action(game_id: str, bad: int) -> None:
     s = _first_player_state(game_id)
     n = s.game.num_actions
-    with pytest.raises((errors.IllegalActionError, OverflowError), match=rf"(\[0, {n}\)|integer)"):
+    with pytest.raises(errors.IllegalActionError, match=rf"integer in \[0, {n}\)"):
         s.apply_action(bad)
 
 
@@ -201,7 +201,7 @@ def test_bad_perft_depth_and_rollout() -> None:
     v = ludoteca.VecEnv("tablut", num_envs=2)
     with pytest.raises(errors.OptionError, match=r"policy must be \"random\""):
         v.rollout(10, policy="greedy")
-    with pytest.raises(ValueError, match="env index must be in"):
+    with pytest.raises(ValueError, match=r"env index must be an integer in \[0, 1\]"):
         v.state(2)
 
 

@@ -635,3 +635,55 @@ fn who_won_is_stored_when_a_turn_ends_and_when_a_position_is_read() {
         }
     }
 }
+
+/// The names of the legal decisions at `s`, sorted.
+fn decision_names(r: &Alquerque, s: &State) -> Vec<String> {
+    let mut mask = vec![false; r.spec().num_actions];
+    r.legal_mask(s, &mut mask);
+    let mut v: Vec<String> = (0..mask.len()).filter(|&i| mask[i]).map(|i| r.action_to_string(s, Action(i as u32))).collect();
+    v.sort();
+    v
+}
+
+/// Applies the legal decision named `name` mid-turn.
+fn hop(r: &Alquerque, s: &mut State, name: &str) -> Applied {
+    let a = r.string_to_action(s, name).unwrap_or_else(|e| panic!("{e}"));
+    r.apply(s, a, &mut rng_from_seed(0))
+}
+
+#[test]
+fn deferred_wandering_rejump_is_legal_exactly_while_the_maximum_stays_reachable() {
+    // docs/games/alquerque.md, Decision (deferred mode): a re-jump is legal
+    // exactly when the sequence can still capture the most pieces after it.
+    let r = z(Deferred);
+    // c1 can take the four white pieces around the square c1-e1-e3-c3.
+    let start = pos(&r, "8w/9/9/9/9/9/3w5/2w1w4/2bW5 b");
+    let mut s = start;
+    assert_eq!(hop(&r, &mut s, "c1xc3"), Applied::MidTurn);
+    // Jumping c2 back to c1 wanders (nothing new) but all four captures are
+    // still reachable from c1 (by d1, e2, d3): legal.
+    assert_eq!(decision_names(&r, &s), strs(&["c3xe3", "c3xc1"]));
+    assert_eq!(hop(&r, &mut s, "c3xc1"), Applied::MidTurn);
+    // The same jump (c1, c2, c3) is never made twice: only d1 is left to take.
+    assert_eq!(decision_names(&r, &s), strs(&["c1xe1"]));
+    assert_eq!(hop(&r, &mut s, "c1xe1"), Applied::MidTurn);
+    assert_eq!(hop(&r, &mut s, "e1xe3"), Applied::MidTurn);
+    assert_eq!(hop(&r, &mut s, "e3xc3"), Applied::TurnOver);
+    assert_eq!(r.to_position(&s), "8w/9/9/9/9/9/2b6/9/9 w");
+
+    // A route that wanders twice between the same pieces (back over d3,
+    // back over c2) and still takes all four is one legal turn.
+    let mut twice = start;
+    for name in ["c1xc3", "c3xe3", "e3xc3", "c3xc1", "c1xe1"] {
+        assert_eq!(hop(&r, &mut twice, name), Applied::MidTurn, "{name}");
+    }
+    assert_eq!(hop(&r, &mut twice, "e1xe3"), Applied::TurnOver);
+    assert_eq!(r.to_position(&twice), "8w/9/9/9/9/9/4b4/9/9 w");
+
+    // On a straight line c1-c3-c5 the re-jump back to c1 would leave c4
+    // out of reach (c1xc3 cannot be made twice): it is not legal.
+    let mut line = pos(&r, "8w/9/9/9/9/2w6/9/2w6/2b6 b");
+    assert_eq!(moves(&r, &line), strs(&["c1xc3xc5"]));
+    assert_eq!(hop(&r, &mut line, "c1xc3"), Applied::MidTurn);
+    assert_eq!(decision_names(&r, &line), strs(&["c3xc5"]));
+}

@@ -167,6 +167,31 @@ impl Parser<'_> {
     }
 }
 
+/// `f=` must be the placement before a real offence: some complete turn of
+/// the offender (the side not to move) from it must lead to the pieces on the
+/// board and leave exactly the huff set `h=`.
+fn check_force(r: &DraughtsRules, ps: &Parser<'_>, s: &State, f: Board) -> Result<()> {
+    let offender = 1 - s.side as usize;
+    let g = &r.eng.geo;
+    for p in 0..2 {
+        if f.men[p] & g.far_row[p] != 0 {
+            return Err(ps.err("f=: a man stands on its promotion row"));
+        }
+    }
+    let mut pre = State::fresh(f, offender as u8);
+    r.refresh(&mut pre);
+    let mut found = false;
+    r.for_each_turn(&pre, &mut |_, end| found |= end.board == s.board && end.huff == s.huff);
+    if found {
+        Ok(())
+    } else {
+        Err(ps.err(format!(
+            "f= is not the placement before an offence: no turn of {} from it leaves these pieces and h=",
+            r.preset().colour(offender)
+        )))
+    }
+}
+
 pub fn parse(r: &DraughtsRules, text: &str) -> Result<State> {
     let ps = Parser { r, text };
     let preset = r.preset();
@@ -314,15 +339,24 @@ pub fn parse(r: &DraughtsRules, text: &str) -> Result<State> {
     if s.huffed.is_some() && (s.huff != 0 || s.must_capture) {
         return Err(ps.err("s= (a huff made this turn) cannot come with h= or m=1"));
     }
-    if !mid {
-        for p in 0..2 {
-            if s.board.men[p] & g.far_row[p] != 0 {
-                return Err(ps.err(format!(
-                    "a {} man stands on its promotion row (it would be a king)",
-                    preset.colour(p)
-                )));
+    // No man stands on its own promotion row: it would have been crowned at
+    // the end of the turn that brought it there, or at once where a man
+    // crowns mid-capture. The one exception is the capturing man of a capture
+    // in progress, in presets where a man passes the promotion row mid-capture
+    // and goes on capturing as a man (international rules).
+    for p in 0..2 {
+        let mut men = s.board.men[p] & g.far_row[p];
+        if let Some((_, at)) = s.cap {
+            if p == side && r.eng.after_hop(false, at, side) == (false, false) {
+                men &= !bit(at);
             }
         }
+        if men != 0 {
+            return Err(ps.err(format!("a {} man stands on its promotion row (it would be a king)", preset.colour(p))));
+        }
+    }
+    if let Some(f) = s.force {
+        check_force(r, &ps, &s, f)?;
     }
     // k= runs while its material condition holds (at turn start, mid-turn).
     let mut start = s.board;

@@ -398,6 +398,15 @@ impl DraughtsRules {
                     s.shuffle_len[side] = 0;
                 }
             }
+            if kind == TurnKind::Force {
+                // The force took back the offender's last move: only moves
+                // actually made count (seed 003), so it leaves the list.
+                let l = &mut s.shuffle_len[1 - side];
+                if *l > 0 {
+                    *l -= 1;
+                    s.shuffle[1 - side][*l as usize] = (0, 0);
+                }
+            }
         }
         let began = s.k;
         let count = if kind == TurnKind::Force { mover_count } else { s.board.count(side) };

@@ -249,9 +249,55 @@ fn damas_force_takes_back_and_the_offender_must_capture() {
     let r = rules(presets::DAMAS);
     let s = pos(&r, SPEC_EXAMPLE);
     let forced = play(&r, &s, "f");
-    assert_eq!(r.to_position(&forced), "B:B22,25,32:W1,18;a=32-28/;m=1");
+    // The force took 32-28 back: it leaves Black's a= list (seed 003).
+    assert_eq!(r.to_position(&forced), "B:B22,25,32:W1,18;m=1");
     assert_eq!(moves(&r, &forced), sorted(&["22x15"]));
     assert_eq!(after(&r, &forced, "22x15"), "W:B15,25,32:W1");
+}
+
+#[test]
+fn damas_force_drops_the_taken_back_move_from_the_offenders_a_list() {
+    let r = rules(presets::DAMAS);
+    // Black's list holds two plain moves, the last the offence 32-28.
+    let s = pos(&r, "W:B22,25,28:W1,18;h=22;f=B22,25,32:W1,18;a=29-25,32-28/");
+    let forced = play(&r, &s, "f");
+    assert_eq!(r.to_position(&forced), "B:B22,25,32:W1,18;a=29-25/;m=1");
+    assert_eq!(r.to_position(&pos(&r, &r.to_position(&forced))), r.to_position(&forced));
+}
+
+#[test]
+fn draughts_parser_refuses_a_man_on_its_promotion_row_mid_turn() {
+    // The issue's case: W's man on 4 sits on its promotion row inside p=/j=.
+    let russian = rules(presets::RUSSIAN);
+    let e = russian.from_position("B:B5,18:WK14,21,22,4,26,29;p=9x18;j=14").unwrap_err().to_string();
+    assert!(e.contains("promotion row"), "{e}");
+    // The same position with a king there is fine, and so is its hop.
+    let ok = pos(&russian, "B:B5,18:WK14,21,22,K4,26,29;p=9x18;j=14");
+    for t in russian.turns(&ok) {
+        let text = russian.to_position(&t.state);
+        assert_eq!(russian.to_position(&pos(&russian, &text)), text);
+    }
+    // Inside a huff field (s=) as well.
+    let damas = rules(presets::DAMAS);
+    let e = damas.from_position("W:B2,25,28:W1;s=18").unwrap_err().to_string();
+    assert!(e.contains("promotion row"), "{e}");
+}
+
+#[test]
+fn draughts_parser_refuses_an_f_that_is_not_the_placement_before_an_offence() {
+    let r = rules(presets::DAMAS);
+    for text in [
+        // f= equal to the board: no move was made.
+        "W:B22,31,32:W28;h=22;f=B22,31,32:W28",
+        // A real move from f=, but no offence (nothing could capture).
+        "W:B21,31,32:W28;h=21;f=B25,31,32:W28",
+        // The offence of the spec's example, with the wrong huff set.
+        "W:B22,25,28:W1,18;h=25;f=B22,25,32:W1,18",
+    ] {
+        let e = r.from_position(text).unwrap_err().to_string();
+        assert!(e.contains("f= is not the placement before an offence"), "{text}: {e}");
+    }
+    assert!(r.from_position(SPEC_EXAMPLE).is_ok());
 }
 
 #[test]
@@ -288,17 +334,18 @@ fn moved_capturer_counts_at_its_new_square() {
 #[test]
 fn damas_huff_alone_when_no_move_remains() {
     let r = rules(presets::DAMAS);
-    let s = pos(&r, "W:B22,31,32:W28;h=22;f=B22,31,32:W28");
-    assert_eq!(moves(&r, &s), sorted(&["f", "s22"]));
-    assert_eq!(after(&r, &s, "s22"), "B:B31,32:W28");
+    // Black's king 13 could capture but a man took 21x14 instead.
+    let s = pos(&r, "W:BK13,14,15,31,32:W28;h=13;f=BK13,15,21,31,32:W17,28");
+    assert_eq!(moves(&r, &s), sorted(&["f", "s13"]));
+    assert_eq!(after(&r, &s, "s13"), "B:B14,15,31,32:W28");
 }
 
 #[test]
 fn damas_huff_that_ends_the_game_ends_it_at_once() {
     let r = rules(presets::DAMAS);
-    let won = play(&r, &pos(&r, "W:B22:W1,2;h=22;f=B22:W1,2"), "s22");
+    let won = play(&r, &pos(&r, "W:B16:W15,17;h=16;f=B19:W15,17;a=19-16/"), "s16");
     assert_eq!(won.result, WIN1);
-    let drawn = play(&r, &pos(&r, "W:B22,30:W1;h=22;f=B22,30:W1"), "s22");
+    let drawn = play(&r, &pos(&r, "W:B27,29:W25;h=29;f=B29,32:W25;a=32-27/"), "s29");
     assert_eq!(drawn.result, DRAW);
 }
 
@@ -529,4 +576,121 @@ fn decision_engine_agrees_with_bare_board_generator() {
             }
         }
     }
+}
+
+// ----- seed rules with no test of their own before (issue 11) -----
+
+/// The start layout from the seeds' words alone: men on the dark squares
+/// (000 rule 2) of the three rows nearest each player (004: "las casillas
+/// oscuras de las tres primeras filas"; 003: 24 pieces on 8x8), a1 dark
+/// (000 rule 1; 004: a light square bottom right), Black at the bottom;
+/// squares numbered as PDN (spec: row by row from the top, dark ones only).
+fn seed_layout(size: usize) -> String {
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for row in 0..size {
+        let rank = size - 1 - row; // 0 = the bottom rank
+        let mut number = row * size / 2;
+        for file in 0..size {
+            if (file + rank) % 2 == 0 {
+                number += 1;
+                if rank < 3 {
+                    black.push(number.to_string());
+                } else if rank >= size - 3 {
+                    white.push(number.to_string());
+                }
+            }
+        }
+    }
+    format!("B{}:W{}", black.join(","), white.join(","))
+}
+
+#[test]
+fn start_layouts_of_tablero_damas_and_damas_10x10_follow_the_seeds() {
+    let t = rules(presets::TABLERO);
+    // Rule 3: either side may start; the layout is the same.
+    assert_eq!(t.to_position(&t.initial(0)), format!("B:{}", seed_layout(8)));
+    assert_eq!(t.to_position(&t.initial(1)), format!("W:{}", seed_layout(8)));
+    let d = rules(presets::DAMAS);
+    // 003: "El jugador que tenga las fichas negras comienza el juego".
+    assert_eq!(d.to_position(&d.initial_state(&mut rng_from_seed(0))), format!("B:{}", seed_layout(8)));
+    assert_eq!(seed_layout(8), "B21,22,23,24,25,26,27,28,29,30,31,32:W1,2,3,4,5,6,7,8,9,10,11,12");
+    let d10 = rules(presets::DAMAS_10X10);
+    // 004: 15 pieces each, "este jugador [negras] será quien abra el juego".
+    let start = d10.to_position(&d10.initial_state(&mut rng_from_seed(0)));
+    assert_eq!(start, format!("B:{}", seed_layout(10)));
+    assert_eq!(d10.piece_counts(&d10.initial_state(&mut rng_from_seed(0))), [15, 15]);
+}
+
+#[test]
+fn damas_side_that_cannot_move_loses_while_the_opponent_can_move() {
+    let r = rules(presets::DAMAS);
+    // Black's man a1 is blocked by b2, whose capture square c3 is taken;
+    // White can still move (c3-d2): Black loses (not the all-blocked draw).
+    let s = pos(&r, "B:B29:W22,25");
+    assert!(moves(&r, &s).is_empty());
+    assert_eq!(s.result, WIN1);
+}
+
+#[test]
+fn damas_free_choice_between_two_mens_captures_no_huff_after_either() {
+    let r = rules(presets::DAMAS);
+    // 003: "Cuando un jugador tiene dos oportunidades simultáneas para comer
+    // con sus fichas deberá optar por una de ellas".
+    let s = pos(&r, "B:B21,24:W1,17,19");
+    let m = moves(&r, &s);
+    assert!(m.contains(&"21x14".to_string()) && m.contains(&"24x15".to_string()), "{m:?}");
+    for m in ["21x14", "24x15"] {
+        let end = after(&r, &s, m);
+        assert!(!end.contains("h=") && !end.contains("f="), "{m}: {end}");
+    }
+}
+
+#[test]
+fn damas_king_landing_on_a_dead_end_square_is_a_correct_complete_capture() {
+    let r = rules(presets::DAMAS);
+    // King a1 takes b2 and may land on c3 (nothing more to take from there)
+    // or on d4, from where it could go on to take c5.
+    let s = pos(&r, "B:BK29:W14,25");
+    let m = moves(&r, &s);
+    assert!(m.contains(&"29x22".to_string()) && m.contains(&"29x18x9".to_string()), "{m:?}");
+    // Spec: a sequence is complete when the piece cannot capture again from
+    // where it stands, whatever other landings it had: no huff right.
+    assert_eq!(after(&r, &s, "29x22"), "W:BK22:W14");
+}
+
+#[test]
+fn damas_10x10_king_priority_huff_then_move_and_force() {
+    let r = rules(presets::DAMAS_10X10);
+    // King a1 (46) could take b2 (41); the man g3 (39) takes f4 (33) instead.
+    let s = pos(&r, "B:BK46,39:W33,41");
+    let offended = after(&r, &s, "39x28");
+    // The huff set is the king, never the man that captured.
+    assert_eq!(offended, "W:B28,K46:W41;h=46;f=B39,K46:W33,41");
+    let o = pos(&r, &offended);
+    let m = moves(&r, &o);
+    // Huff then move in the same turn, or force, or just move.
+    assert!(m.contains(&"f".to_string()), "{m:?}");
+    let huff_then_move: Vec<&String> = m.iter().filter(|x| x.starts_with("s46 ")).collect();
+    assert!(!huff_then_move.is_empty() && !m.contains(&"s46".to_string()), "{m:?}");
+    let after_huff = after(&r, &o, huff_then_move[0]);
+    assert!(after_huff.starts_with("B:B28:") && !after_huff.contains("h="), "{after_huff}");
+    // Force: the placement before Black's move comes back and Black must
+    // make a correct capture, which only the king has.
+    let forced = play(&r, &o, "f");
+    assert_eq!(r.to_position(&forced), "B:B39,K46:W33,41;m=1");
+    let fm = moves(&r, &forced);
+    assert!(!fm.is_empty() && fm.iter().all(|x| x.starts_with("46x")), "{fm:?}");
+}
+
+#[test]
+fn tablero_men_move_forward_only_and_promote_on_the_last_row() {
+    let r = rules(presets::TABLERO);
+    // Rule 8: a man steps diagonally forward only (Black moves up).
+    assert_eq!(moves(&r, &pos(&r, "B:B18:W4")), sorted(&["18-14", "18-15"]));
+    assert_eq!(moves(&r, &pos(&r, "W:B32:W15")), sorted(&["15-18", "15-19"]));
+    // Rule 10: a man captures forward only: the white man behind is safe.
+    assert_eq!(moves(&r, &pos(&r, "B:B18:W22,4")), sorted(&["18-14", "18-15"]));
+    // Rule 7: reaching the last row crowns.
+    assert_eq!(after(&r, &pos(&r, "B:B5:W28"), "5-1"), "W:BK1:W28");
+    assert_eq!(after(&r, &pos(&r, "W:B29:W28"), "28-32"), "B:B29:WK32");
 }
