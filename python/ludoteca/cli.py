@@ -87,7 +87,8 @@ NOTATION = {
         "One token per die, from/to in the mover's own numbering (it moves from 24 down to 1):\n"
         "24/18 13/11, bar/22, 6/off; a double plays up to four tokens (13/7 13/7 8/2 8/2).\n"
         "Compact forms work too: 24/15 (one checker using both dice), 24/18(2) (two checkers),\n"
-        "bar/20, 8/off. The board is numbered from X's side: player 1's (O's) point p is printed 25-p."
+        "bar/20, 8/off. The board is numbered from X's side: player 1's (O's) point p is printed 25-p.\n"
+        "With --option cube=True: roll or double before rolling; take or drop (pass) a double."
     ),
 }
 
@@ -220,7 +221,9 @@ class _Record:
         if score != self.score:
             self.pairs, self.score = [], score
         player = state_before.current_player
-        entry = f"{'XO'[player]} {info['die1']}{info['die2']}: {move}"
+        # Cube decisions (cube=True) come before any dice: "X double", "O take".
+        dice = f" {info['die1']}{info['die2']}:" if info["die1"] else ""
+        entry = f"{'XO'[player]}{dice} {move}"
         if player == 0 or not self.pairs or self.pairs[-1][1]:
             self.pairs.append(["", ""])
         self.pairs[-1][player] = entry

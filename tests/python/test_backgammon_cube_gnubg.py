@@ -51,6 +51,11 @@ def quiet(cmd: str) -> None:
 def gnubg_humans():
     for c in ["set player 0 human", "set player 1 human", "set automatic roll off", "set sound enable off", "set jacoby off"]:
         quiet(c)
+    yield
+    # gnubg is one process-wide interpreter: leave a money session (gnubg's
+    # default Jacoby on) so that later cube_info() calls have a position.
+    for c in ["set jacoby on", "new session"]:
+        quiet(c)
 
 
 def gnubg_string() -> str:

@@ -19,3 +19,27 @@ def test_playthrough_replays(game_id: str) -> None:
 def test_no_stray_playthroughs() -> None:
     ids = set(ludoteca.games())
     assert {p.stem for p in DIR.glob("*.txt")} <= ids
+
+
+# Playthroughs of option sets that change the rules (file name: game id, then
+# the options), replayed byte for byte like the defaults.
+OPTION_DIR = DIR / "options"
+OPTION_SETS = {
+    "backgammon-cube-match3": ("backgammon", {"cube": True, "match_length": 3}),
+    "backgammon-cube-money-jacoby": ("backgammon", {"cube": True, "match_length": 0, "jacoby": True}),
+    "backgammon-cube-explicit-match5": ("backgammon", {"cube": True, "match_length": 5, "chance": "explicit"}),
+}
+
+
+def write_option_playthroughs() -> None:
+    """Regenerates the option playthroughs (after a deliberate change)."""
+    OPTION_DIR.mkdir(exist_ok=True)
+    for name, (gid, options) in OPTION_SETS.items():
+        (OPTION_DIR / f"{name}.txt").write_text(playthrough.generate(gid, **options))
+
+
+def test_option_playthroughs_replay() -> None:
+    for name, (gid, options) in OPTION_SETS.items():
+        path = OPTION_DIR / f"{name}.txt"
+        assert path.exists(), f"{path} is missing: run write_option_playthroughs()"
+        assert playthrough.generate(gid, **options) == path.read_text(), f"{path} differs: review and regenerate"

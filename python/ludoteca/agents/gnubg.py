@@ -31,6 +31,9 @@ __all__ = ["GnubgAgent"]
 def _decode_match_id(match_id: str) -> dict[str, Any]:
     bits = int.from_bytes(base64.b64decode(match_id + "=" * (-len(match_id) % 4)), "little")
     return {
+        "cube": 1 << (bits & 15),
+        "owner": -1 if (bits >> 4) & 3 == 3 else (bits >> 4) & 3,
+        "crawford": (bits >> 7) & 1,
         "turn": (bits >> 11) & 1,
         "dice": ((bits >> 15) & 7, (bits >> 18) & 7),
         "match_length": (bits >> 21) & 0x7FFF,
@@ -65,13 +68,20 @@ class GnubgAgent(BaseAgent):
         self.checks = {"engine_moves": 0}
 
     def _cube(self, info: dict[str, Any]) -> Any:
-        if info["match_length"] <= 1:
+        if info["match_length"] == 1 or (info["match_length"] == 0 and info["cube"] == 1 and info["owner"] == -1):
             return self._gnubg.cube_info()
-        return self._gnubg.cube_info(1, -1, info["turn"], info["match_length"], (info["score0"], info["score1"]), 0, 0)
+        return self._gnubg.cube_info(
+            info["cube"], info["owner"], info["turn"], info["match_length"], (info["score0"], info["score1"]), info["crawford"], 0
+        )
 
     def act(self, state: State) -> str:
         """gnubg's best complete move for the dice of ``state``, in ludoteca's notation."""
         text = state.to_string()
+        if state.game.id == "backgammon" and not state.is_terminal() and state.legal_moves()[0] in ("roll", "take"):
+            raise OptionError(
+                "gnubg takes no cube decisions here: the gnubg package's hint for cube actions is not implemented; "
+                "use a built-in agent (expectimax, greedy) for games with cube=True"
+            )
         fields = text.split(":")
         if state.game.id != "backgammon" or len(fields) != 2:
             raise OptionError(f"gnubg plays whole backgammon turns from their start; got {state.game.id} {text!r}")

@@ -58,7 +58,9 @@ def decode(position: str) -> BackgammonPosition:
     if len(parts) < 2:
         raise ValueError(f"expected 'PositionID:MatchID', got {position!r}")
     mbits = _bits(parts[1], 9, "Match ID")
-    turn = _field(mbits, 11, 1)
+    # The player on roll (bit 6): the Position ID is written from their side;
+    # bit 11 (the player to decide) differs from it while a double is offered.
+    turn = _field(mbits, 6, 1)
     dice = (_field(mbits, 15, 3), _field(mbits, 18, 3))
     game_state = _field(mbits, 8, 3)
     match_length = _field(mbits, 21, 15)

@@ -345,3 +345,40 @@ fn random_cube_games_keep_the_invariants() {
         crate::testing::check_random_games(&e, 12, 3, 5000, 8 + n as u64);
     }
 }
+
+#[test]
+fn built_in_evaluation_doubles_from_the_doubling_point_and_takes_to_the_take_point() {
+    use super::eval::{heuristic, on_roll_wins, DOUBLE_POINT, TAKE_POINT};
+    let r = Backgammon::new(0, false).with_cube(true, false);
+    let mut rng = rng_from_seed(5);
+    let (mut cube_nodes, mut doubled_nodes, mut doubles, mut takes) = (0, 0, 0, 0);
+    for _ in 0..60 {
+        let mut s = r.initial_state(&mut rng);
+        while s.phase != Phase::Over {
+            let children: Vec<(usize, State)> = r.turns(&s).into_iter().map(|t| (t.actions[0].index(), t.state)).collect();
+            let me = s.decider();
+            let value = |a: usize| heuristic(&children.iter().find(|c| c.0 == a).unwrap().1, me);
+            match s.phase {
+                Phase::Cube => {
+                    cube_nodes += 1;
+                    let p = on_roll_wins(&s.pos());
+                    let double = value(DOUBLE) > value(ROLL);
+                    assert_eq!(double, p >= DOUBLE_POINT, "p {p}");
+                    doubles += double as u32;
+                }
+                Phase::Doubled => {
+                    doubled_nodes += 1;
+                    let p = on_roll_wins(&s.pos());
+                    let take = value(TAKE) > value(DROP);
+                    assert_eq!(take, 1.0 - p > TAKE_POINT, "doubler's p {p}");
+                    takes += take as u32;
+                }
+                _ => {}
+            }
+            let acts = legal(&r, &s);
+            let a = acts[rng.random_range(0..acts.len())];
+            r.apply(&mut s, Action(a as u32), &mut rng);
+        }
+    }
+    assert!(cube_nodes > 100 && doubled_nodes > 20 && doubles > 0 && takes > 0, "{cube_nodes} {doubled_nodes} {doubles} {takes}");
+}

@@ -44,6 +44,15 @@ pub struct Contact {
     pub bar: f64,
 }
 
+/// Cube decisions from the evaluation (option `cube`; docs/games/backgammon.md,
+/// "Cube decisions of the built-in agents"): the player on roll doubles from
+/// this cubeless winning chance on (a money-game doubling point without
+/// gammons, between the 68% and 70% of the usual rules of thumb) ...
+pub const DOUBLE_POINT: f64 = 0.70;
+/// ... and the opponent takes while its own chance is at least this (the
+/// dead-cube take point: taking loses 2 cubes instead of 1 when behind).
+pub const TAKE_POINT: f64 = 0.25;
+
 /// The equity of `s` for `player`: the on-roll equity of the player whose
 /// turn it is, negated for the other; a finished game is worth its points;
 /// between two games of a match, the score lead over the match length.
@@ -62,8 +71,30 @@ pub fn heuristic(s: &State, player: Player) -> f32 {
             let (me, opp) = (s.score[player.index()] as f32, s.score[player.other().index()] as f32);
             (me - opp) / s.match_length.max(1) as f32
         }
-        Phase::ToRoll | Phase::Move | Phase::Cube | Phase::Doubled => {
-            let v = on_roll_equity(&s.pos()) as f32;
+        Phase::Doubled => {
+            // For the doubler (on roll): the opponent drops when the doubler's
+            // chance is above 1 - TAKE_POINT, else takes (the doubled cube); a
+            // double below DOUBLE_POINT is valued one cube worse than rolling,
+            // so that the agents keep the cube there.
+            let p = on_roll_wins(&s.pos());
+            let cube = s.cube_value() as f64;
+            let e = 2.0 * p - 1.0;
+            let v = if p > 1.0 - TAKE_POINT {
+                cube
+            } else if p >= DOUBLE_POINT {
+                2.0 * cube * e
+            } else {
+                cube * e - cube
+            } as f32;
+            if player == s.turn {
+                v
+            } else {
+                -v
+            }
+        }
+        Phase::ToRoll | Phase::Move | Phase::Cube => {
+            // In points: the cubeless equity times the cube (1 without the cube option).
+            let v = (on_roll_equity(&s.pos()) * s.cube_value() as f64) as f32;
             if player == s.turn {
                 v
             } else {

@@ -103,7 +103,7 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
 
 impl Rules for Backgammon {
     fn board_text(&self, s: &State) -> String {
-        text::board_text(s)
+        text::board_text(s, self.cube)
     }
 
     type State = State;

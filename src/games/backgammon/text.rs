@@ -7,7 +7,7 @@ use crate::core::Player;
 /// A diagram numbered from player 0's side (`X` = player 0, `O` = player 1):
 /// points 13..24 on top, 12..1 below, each with its owner and count; then
 /// bar, borne-off checkers, dice and score.
-pub fn board_text(s: &State) -> String {
+pub fn board_text(s: &State, cube: bool) -> String {
     // Player 1's point q is player 0's point 25 - q.
     let cell = |p: usize| -> String {
         let (x, o) = (s.board[0][p], s.board[1][25 - p]);
@@ -51,16 +51,36 @@ pub fn board_text(s: &State) -> String {
     let over = s.phase == Phase::Over;
     if over {
         out.push_str("game over; ");
+    } else if s.phase == Phase::Doubled {
+        let taker = if s.turn == Player::P0 { "O" } else { "X" };
+        out.push_str(&format!("{who} (player {}) doubles to {}: {taker} takes or drops; ", s.turn as u8, 2 * s.cube_value()));
+    } else if s.phase == Phase::Cube {
+        out.push_str(&format!("{who} (player {}) may double or roll; ", s.turn as u8));
     } else {
         out.push_str(&format!("{who} (player {}) {dice}; ", s.turn as u8));
     }
     if s.match_length == 1 {
         out.push_str("a single game: a gammon pays 2 points, a backgammon 3");
+    } else if s.match_length == 0 {
+        out.push_str(&format!("a money game: the cube multiplies 1/2/3 points; points X {} - O {}", s.score[0], s.score[1]));
     } else {
         out.push_str(&format!(
             "match to {} points, score X {} - O {} (gammons count 2, backgammons 3)",
             s.match_length, s.score[0], s.score[1]
         ));
+    }
+    if cube {
+        let owner = match s.owner {
+            0 => "owned by X",
+            1 => "owned by O",
+            _ => "centred",
+        };
+        out.push_str(&format!("\ncube {} {owner}", s.cube_value()));
+        if s.crawford {
+            out.push_str(", Crawford game (no doubling)");
+        } else if s.post_crawford() {
+            out.push_str(", post-Crawford");
+        }
     }
     if s.last_winner >= 0 {
         let name = match s.last_points {
