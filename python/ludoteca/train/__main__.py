@@ -84,7 +84,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary, indent=1))
-    return 0
+    return 130 if summary["interrupted"] else 0  # 130: stopped by Ctrl-C (checkpoint written)
 
 
 if __name__ == "__main__":
