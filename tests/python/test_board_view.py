@@ -141,3 +141,10 @@ def test_board_view_reports_player0_colour_from_the_preset() -> None:
         if game.family == "draughts":
             colour = game.new_state(seed=0).board_view()["player0_colour"]
             assert colour == ("B" if game_id in ("tablero", "damas", "damas_10x10") else "W"), game_id
+
+
+def test_backgammon_from_view_refuses_another_games_view() -> None:
+    with pytest.raises(ludoteca.errors.LudotecaValueError, match="backgammon"):
+        from_view(ludoteca.Game("tablut").new_state().board_view())
+    with pytest.raises(ValueError, match="backgammon"):
+        from_view(None)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
+
+from ..errors import LudotecaValueError
 
 from .common import CAPTION_H, INK, LIGHT, LIGHT_EDGE, DARK, DARK_EDGE, caption
 from .scene import Circle, Polygon, Rect, Scene, Text
@@ -52,8 +54,11 @@ def _field(bits: list[int], start: int, width: int) -> int:
     return sum(bits[start + i] << i for i in range(width))
 
 
-def from_view(view: dict[str, Any]) -> BackgammonPosition:
-    """The position of a backgammon ``State.board_view()``."""
+def from_view(view: Optional[dict[str, Any]]) -> BackgammonPosition:
+    """The position of a backgammon ``State.board_view()``; ``LudotecaValueError``
+    for the view of another game (or ``None``)."""
+    if view is None or "points0" not in view:
+        raise LudotecaValueError("expected the board view of a backgammon state (with points0, points1, bar, off...)")
     return BackgammonPosition(
         (tuple(view["points0"]), tuple(view["points1"])),
         (view["bar"][0], view["bar"][1]),
