@@ -14,7 +14,7 @@ import numpy as np
 
 import ludoteca
 from ludoteca import render
-from ludoteca.render.backgammon import decode
+from ludoteca.render.backgammon import from_view
 
 
 def random_game(game_id: str, seed: int, stop: Callable[[ludoteca.State], bool], max_decisions: int = 2000) -> ludoteca.State:
@@ -45,7 +45,7 @@ def main() -> None:
         return "K" in text.split(";")[0] and ";h=" in text
 
     def bg_stop(s: ludoteca.State) -> bool:  # dice to play, a checker on the bar, some borne off
-        p = decode(s.to_string())
+        p = from_view(s.board_view())
         return all(p.dice) and max(p.bar) > 0 and max(p.off) > 0
 
     pictures = {

@@ -128,9 +128,9 @@ def best_expectimax_action(state: ludoteca.State, depth: int, evaluate: Evaluate
 
 def backgammon_pips(state: ludoteca.State) -> float:
     """A crude backgammon evaluation from player 0's view: the pip-count race."""
-    from ludoteca.render.backgammon import decode
+    from ludoteca.render.backgammon import from_view
 
-    pos = decode(state.to_string())
+    pos = from_view(state.board_view())
     pips = [sum((i + 1) * n for i, n in enumerate(pos.points[p])) + 25 * pos.bar[p] for p in (0, 1)]
     return float(np.tanh((pips[1] - pips[0]) / 40.0))
 

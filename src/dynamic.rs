@@ -9,7 +9,7 @@
 use crate::batch::{Batch, BatchOut, Dims, RolloutStats};
 use crate::core::{Action, Applied, ToAct};
 use crate::error::{GameError, Result};
-use crate::game::{GameSpec, Rules};
+use crate::game::{BoardView, GameSpec, Rules};
 use crate::options::{OptKind, OptSpec, OptValue, Options};
 use crate::core::Player;
 use crate::search::eval::{Aborted, Builtin, Evaluator};
@@ -145,6 +145,7 @@ pub trait DynState: Send + Sync {
     fn to_string(&self) -> String;
     fn legal_moves(&self) -> Vec<String>;
     fn board_text(&self) -> String;
+    fn board_view(&self) -> Option<BoardView>;
     fn play(&mut self, text: &str) -> Result<()>;
     fn perft(&self, depth: u32) -> Result<u64>;
     fn action_to_string(&self, a: i64) -> Result<String>;
@@ -350,6 +351,9 @@ impl<R: Rules> DynState for StateBox<R> {
     }
     fn board_text(&self) -> String {
         self.game.rules().board_text(&self.session.state)
+    }
+    fn board_view(&self) -> Option<BoardView> {
+        self.game.rules().board_view(&self.session.state)
     }
     fn play(&mut self, text: &str) -> Result<()> {
         self.session.play(self.game.rules(), &self.game.config.common, text)

@@ -12,6 +12,28 @@ use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::error::{GameError, Result};
 use std::collections::HashSet;
 
+/// A structured picture of a state, for renderers: what is where, without
+/// the position-string grammar (docs: architecture, "board view").
+///
+/// Cells are `(row from the top, column from the left)` of a `rows x cols`
+/// grid; a family whose board is no grid (backgammon) leaves `pieces` empty
+/// and gives its counts in `lists`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoardView {
+    pub rows: u32,
+    pub cols: u32,
+    /// `(row, col, kind, owner)`, in the order a picture draws them.
+    pub pieces: Vec<(u32, u32, &'static str, u8)>,
+    /// Named sets of cells (a capture in progress, a huff set...), in order.
+    pub marks: Vec<(&'static str, Vec<(u32, u32)>)>,
+    /// Named integers (side to move, game state...).
+    pub ints: Vec<(&'static str, i64)>,
+    /// Named lists of integers (backgammon points, dice...).
+    pub lists: Vec<(&'static str, Vec<i64>)>,
+    /// Named words: game facts such as player 0's colour or the board's geometry.
+    pub words: Vec<(&'static str, String)>,
+}
+
 /// Static facts of a configured game.
 #[derive(Clone, Debug)]
 pub struct GameSpec {
@@ -104,6 +126,12 @@ pub trait Rules: Send + Sync + Sized + 'static {
     /// position string). Games override it with a diagram.
     fn board_text(&self, s: &Self::State) -> String {
         self.to_position(s)
+    }
+
+    /// The board as data for pictures ([`BoardView`]); `None` for a game
+    /// without one (the test toys).
+    fn board_view(&self, _s: &Self::State) -> Option<BoardView> {
+        None
     }
 
     /// Inverse of [`Rules::action_to_string`] among the legal actions.

@@ -128,6 +128,28 @@ class State:
         """``(action, probability)`` pairs at a chance node; empty elsewhere."""
     def info(self) -> dict[str, int]:
         """The game's info fields at this decision."""
+    def board_view(self) -> Optional[dict[str, Any]]:
+        """The board as plain data, for pictures (``ludoteca.render`` draws from
+        it), without parsing the position string; ``None`` for a game without one.
+
+        Every view has ``rows`` and ``cols`` (0 for backgammon), ``pieces``: a
+        list of ``(row, col, kind, owner)`` (row 0 at the top, col 0 at the left,
+        kind ``"man"`` or ``"king"``, owner the player 0 or 1), and ``marks``: a
+        dict of named cell lists. Per family, further keys:
+
+        * tablut: ``to_move``; the king and the soldiers are player 0's.
+        * kharbaga, zamma: ``to_move``, ``geometry`` (the board's name); marks
+          ``points`` (every point, rank 1 up), ``capture`` and, with deferred
+          removal, ``jumped`` during a capture sequence.
+        * draughts: ``to_move``, ``player0_colour`` (``"B"`` or ``"W"``);
+          pieces Black's first; marks ``huff``, ``capture`` (start and current
+          square of a capture in progress) and ``jumped``.
+        * backgammon: ``points0``/``points1`` (each player's checkers on its own
+          points 1..24), ``bar``, ``off``, ``dice`` (``[0, 0]`` before the roll),
+          ``played`` (dice already played this turn), ``score``, ``turn`` (the
+          player on roll; the loser once over), ``game_state`` (the Match ID
+          code: 0 opening roll to come, 1 playing, 2 over) and ``match_length``.
+        """
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def _repr_svg_(self) -> str:

@@ -251,6 +251,49 @@ impl PyState {
         self.inner.to_string()
     }
 
+    /// The board as plain data, for pictures (``ludoteca.render`` draws from
+    /// it), without parsing the position string; ``None`` for a game without one.
+    ///
+    /// Every view has ``rows`` and ``cols`` (0 for backgammon), ``pieces``: a
+    /// list of ``(row, col, kind, owner)`` (row 0 at the top, col 0 at the left,
+    /// kind ``"man"`` or ``"king"``, owner the player 0 or 1), and ``marks``: a
+    /// dict of named cell lists. Per family, further keys:
+    ///
+    /// * tablut: ``to_move``; the king and the soldiers are player 0's.
+    /// * kharbaga, zamma: ``to_move``, ``geometry`` (the board's name); marks
+    ///   ``points`` (every point, rank 1 up), ``capture`` and, with deferred
+    ///   removal, ``jumped`` during a capture sequence.
+    /// * draughts: ``to_move``, ``player0_colour`` (``"B"`` or ``"W"``);
+    ///   pieces Black's first; marks ``huff``, ``capture`` (start and current
+    ///   square of a capture in progress) and ``jumped``.
+    /// * backgammon: ``points0``/``points1`` (each player's checkers on its own
+    ///   points 1..24), ``bar``, ``off``, ``dice`` (``[0, 0]`` before the roll),
+    ///   ``played`` (dice already played this turn), ``score``, ``turn`` (the
+    ///   player on roll; the loser once over), ``game_state`` (the Match ID
+    ///   code: 0 opening roll to come, 1 playing, 2 over) and ``match_length``.
+    fn board_view<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(v) = self.inner.board_view() else { return Ok(None) };
+        let d = PyDict::new(py);
+        d.set_item("rows", v.rows)?;
+        d.set_item("cols", v.cols)?;
+        d.set_item("pieces", v.pieces)?;
+        let marks = PyDict::new(py);
+        for (k, cells) in v.marks {
+            marks.set_item(k, cells)?;
+        }
+        d.set_item("marks", marks)?;
+        for (k, n) in v.ints {
+            d.set_item(k, n)?;
+        }
+        for (k, l) in v.lists {
+            d.set_item(k, l)?;
+        }
+        for (k, w) in v.words {
+            d.set_item(k, w)?;
+        }
+        Ok(Some(d))
+    }
+
     /// The board as text.
     fn __str__(&self) -> String {
         self.inner.board_text()

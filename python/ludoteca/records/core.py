@@ -539,10 +539,10 @@ _BG_START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 
 
 def decode_backgammon(st: State) -> "BackgammonPosition":
-    """The decoded gnubg position of a backgammon state."""
-    from ..render.backgammon import decode
+    """The gnubg-style position record of a backgammon state (from its board view)."""
+    from ..render.backgammon import from_view
 
-    return decode(st.to_string())
+    return from_view(st.board_view())
 
 
 def _opening_board(st: State) -> bool:

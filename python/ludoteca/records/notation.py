@@ -312,9 +312,9 @@ class BackgammonCodec(Codec):
         uses fewer dice than the legal ``2/1 1/off`` but ends in the same
         position; gnubg and Jellyfish write it so.
         """
-        from ..render.backgammon import decode
+        from ..render.backgammon import from_view
 
-        pos = decode(st.to_string())
+        pos = from_view(st.board_view())
         me = pos.turn
         mine, theirs = list(pos.points[me]), list(pos.points[1 - me])
         bar, off = [pos.bar[me], pos.bar[1 - me]], pos.off[me]
@@ -342,16 +342,16 @@ class BackgammonCodec(Codec):
         for m in st.legal_moves():
             trial = st.clone()
             trial.play(m)
-            p = decode(trial.to_string())
+            p = from_view(trial.board_view())
             if (list(p.points[me]), list(p.points[1 - me]), p.bar[me], p.bar[1 - me], p.off[me]) == (mine, theirs, bar[0], bar[1], off):
                 return [Candidate(trial, move=m)]
         return []
 
     @staticmethod
     def _dice_match(state: State, roll: tuple[int, int]) -> bool:
-        from ..render.backgammon import decode
+        from ..render.backgammon import from_view
 
-        dice = decode(state.to_string()).dice
+        dice = from_view(state.board_view()).dice
         return sorted(dice) == sorted(roll)
 
     @staticmethod
@@ -365,9 +365,9 @@ class BackgammonCodec(Codec):
 
     def roll_of(self, before: State) -> tuple[int, int]:
         """The dice to play at a decision node (larger first)."""
-        from ..render.backgammon import decode
+        from ..render.backgammon import from_view
 
-        d = decode(before.to_string()).dice
+        d = from_view(before.board_view()).dice
         return max(d), min(d)
 
     def write(self, before: State, move: str) -> str:

@@ -1,8 +1,8 @@
 """Pictures of game states: SVG (no dependencies) and RGB arrays, PNG and GIF (Pillow).
 
 Each game family builds a :class:`~ludoteca.render.scene.Scene` (a flat list
-of rectangles, circles, lines, polygons and labels) from the position string
-and the game id; :func:`svg` writes it as SVG and :func:`rgb_array` rasterises
+of rectangles, circles, lines, polygons and labels) from the core's board
+view (``State.board_view()``: no position string is parsed here); :func:`svg` writes it as SVG and :func:`rgb_array` rasterises
 it with Pillow (``pip install 'ludoteca[render]'``). In Jupyter a ``State``
 shows itself as its SVG picture (``State._repr_svg_``).
 
@@ -90,15 +90,18 @@ def _text_scene(game_id: str, text: str) -> Scene:
 def scene(state: StateLike, position: Optional[str] = None) -> Scene:
     """The scene (primitives) of a state, or of ``position`` of game ``state``."""
     game_id, family, pos, st = _resolve(state, position)
+    view = st.board_view() if st is not None else None
+    if view is None:
+        return _text_scene(game_id, str(st) if st is not None else pos)
     if family == "draughts":
-        return draughts_scene(game_id, pos)
+        return draughts_scene(game_id, pos, view)
     if family == "tablut":
-        return tablut_scene(pos)
+        return tablut_scene(pos, view)
     if family == "alquerque":
-        return alquerque_scene(game_id, pos)
+        return alquerque_scene(game_id, pos, view)
     if family == "backgammon":
-        return backgammon_scene(pos)
-    return _text_scene(game_id, str(st) if st is not None else pos)
+        return backgammon_scene(pos, view)
+    return _text_scene(game_id, str(st))
 
 
 def svg(state: StateLike, position: Optional[str] = None) -> str:

@@ -1,4 +1,4 @@
-"""The backgammon board from a GNU Backgammon ``PositionID:MatchID[:played]`` string.
+"""The backgammon board from the core's board view (``State.board_view()``).
 
 Player 0's home board is drawn bottom right and player 0 moves
 counter-clockwise (24 top right ... 13 top left, 12 bottom left ... 1 bottom
@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
+from typing import Any, Optional
+
+from ..errors import LudotecaValueError
 
 from .common import CAPTION_H, INK, LIGHT, LIGHT_EDGE, DARK, DARK_EDGE, caption
 from .scene import Circle, Polygon, Rect, Scene, Text
 
-__all__ = ["BackgammonPosition", "decode", "backgammon_scene"]
+__all__ = ["BackgammonPosition", "decode", "from_view", "backgammon_scene"]
 
 _GAME_STATES = {0: "no game started", 1: "playing", 2: "game over", 3: "resigned", 4: "dropped"}
 
@@ -51,9 +54,28 @@ def _field(bits: list[int], start: int, width: int) -> int:
     return sum(bits[start + i] << i for i in range(width))
 
 
+def from_view(view: Optional[dict[str, Any]]) -> BackgammonPosition:
+    """The position of a backgammon ``State.board_view()``; ``LudotecaValueError``
+    for the view of another game (or ``None``)."""
+    if view is None or "points0" not in view:
+        raise LudotecaValueError("expected the board view of a backgammon state (with points0, points1, bar, off...)")
+    return BackgammonPosition(
+        (tuple(view["points0"]), tuple(view["points1"])),
+        (view["bar"][0], view["bar"][1]),
+        (view["off"][0], view["off"][1]),
+        view["turn"],
+        (view["dice"][0], view["dice"][1]),
+        view["game_state"],
+        view["match_length"],
+        (view["score"][0], view["score"][1]),
+        tuple(view["played"]),
+    )
+
+
 def decode(position: str) -> BackgammonPosition:
     """Decodes ``PositionID:MatchID`` (plus ludoteca's optional third
-    field, the dice already played this turn)."""
+    field, the dice already played this turn) without checking it; for a
+    ``State``, ``from_view(state.board_view())`` reads the core instead."""
     parts = position.strip().split(":")
     if len(parts) < 2:
         raise ValueError(f"expected 'PositionID:MatchID', got {position!r}")
@@ -117,9 +139,9 @@ def _die(scene: Scene, x: float, y: float, s: float, value: int, player: int, us
         scene.add(Circle(x + fx * s, y + fy * s, s * 0.09, fill=pip))
 
 
-def backgammon_scene(position: str) -> Scene:
-    """The picture of a backgammon position."""
-    pos = decode(position)
+def backgammon_scene(position: str, view: dict[str, Any]) -> Scene:
+    """The picture of a backgammon position (``position`` is its title)."""
+    pos = from_view(view)
     pw, bar_w, tray_w, m = 38, 42, 50, 16
     half_h, gap = 5 * (pw - 4), 56
     inner_h = 2 * half_h + gap

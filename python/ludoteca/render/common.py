@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .scene import Circle, Polygon, Scene, Text
 
-__all__ = ["INK", "LIGHT", "DARK", "GOLD", "HILITE", "piece", "crown", "caption", "CAPTION_H", "expand_digits"]
+__all__ = ["INK", "LIGHT", "DARK", "GOLD", "HILITE", "piece", "crown", "caption", "CAPTION_H"]
 
 INK = "#2b2118"
 LIGHT = "#f7f2e4"
@@ -45,19 +45,3 @@ def caption(scene: Scene, text: str, y: float) -> None:
     """One line of text centred under the board."""
     scene.add(Text(scene.width / 2, y, text, size=14, fill=INK))
 
-
-def expand_digits(row: str) -> list[str]:
-    """``"3MMM3"`` -> ``["", "", "", "M", "M", "M", "", "", ""]`` (digits are runs of empties)."""
-    out: list[str] = []
-    num = ""
-    for ch in row:
-        if ch.isdigit():
-            num += ch
-            continue
-        if num:
-            out.extend([""] * int(num))
-            num = ""
-        out.append(ch)
-    if num:
-        out.extend([""] * int(num))
-    return out

@@ -1,6 +1,6 @@
 """A scene: a flat list of drawing primitives in pixel units.
 
-Each game family builds one from a position string (``ludoteca.render.boards``);
+Each game family builds one from the core's board view (``State.board_view()``);
 one writer turns it into SVG (``svg.py``) and one rasteriser into an RGB array
 (``raster.py``). Coordinates: x to the right, y down, origin top-left, as in
 SVG and Pillow.

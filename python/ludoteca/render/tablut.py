@@ -1,14 +1,15 @@
-"""The Tablut board from its position string.
+"""The Tablut board from the core's board view (``State.board_view()``).
 
-``3MMM3/4M4/4S4/M3S3M/MMSSKSSMM/M3S3M/4S4/4M4/3MMM3 s``: ranks 9 to 1, ``K``
-king, ``S`` Swedish soldier, ``M`` Muscovite, digits for empty runs, then the
-side to move. The picture marks the throne (e5) and the four corners, labels
+The king and the Swedish soldiers are player 0's pieces, the Muscovites
+player 1's. The picture marks the throne (e5) and the four corners, labels
 files a-i and ranks 1-9, and never rotates the board.
 """
 
 from __future__ import annotations
 
-from .common import CAPTION_H, INK, caption, crown, expand_digits, piece
+from typing import Any
+
+from .common import CAPTION_H, INK, caption, crown, piece
 from .scene import Line, Rect, Scene, Text
 
 __all__ = ["tablut_scene"]
@@ -19,13 +20,11 @@ _SPECIAL = "#c49a5a"
 _FRAME = "#5b3a1a"
 
 
-def tablut_scene(position: str) -> Scene:
-    """The picture of a Tablut position."""
-    n, cell, margin = 9, 46, 26
+def tablut_scene(position: str, view: dict[str, Any]) -> Scene:
+    """The picture of a Tablut position (``position`` is its title)."""
+    n, cell, margin = view["rows"], 46, 26
     board = n * cell
     scene = Scene(board + 2 * margin, board + 2 * margin + CAPTION_H, title=f"tablut: {position}")
-    placement, _, side = position.strip().partition(" ")
-    rows = [expand_digits(r) for r in placement.split("/")]
     x0 = y0 = margin
     scene.add(Rect(x0 - 5, y0 - 5, board + 10, board + 10, fill=_FRAME, rx=4))
     scene.add(Rect(x0, y0, board, board, fill=_BOARD))
@@ -47,20 +46,19 @@ def tablut_scene(position: str) -> Scene:
     r = cell * 0.36
     kings = 0
     counts = {"S": 0, "M": 0}
-    for row, squares in enumerate(rows[:n]):
-        for col, ch in enumerate(squares[:n]):
-            cx, cy = x0 + (col + 0.5) * cell, y0 + (row + 0.5) * cell
-            if ch == "M":
-                piece(scene, cx, cy, r, light=False)
-                counts["M"] += 1
-            elif ch == "S":
-                piece(scene, cx, cy, r, light=True)
-                counts["S"] += 1
-            elif ch == "K":
-                piece(scene, cx, cy, r * 1.12, light=True)
-                crown(scene, cx, cy, r * 0.62)
-                kings += 1
-    mover = "Swedes (player 0)" if side.startswith("s") else "Muscovites (player 1)"
+    for row, col, kind, owner in view["pieces"]:
+        cx, cy = x0 + (col + 0.5) * cell, y0 + (row + 0.5) * cell
+        if kind == "king":
+            piece(scene, cx, cy, r * 1.12, light=True)
+            crown(scene, cx, cy, r * 0.62)
+            kings += 1
+        elif owner == 1:
+            piece(scene, cx, cy, r, light=False)
+            counts["M"] += 1
+        else:
+            piece(scene, cx, cy, r, light=True)
+            counts["S"] += 1
+    mover = "Swedes (player 0)" if view["to_move"] == 0 else "Muscovites (player 1)"
     text = f"{mover} to move  ·  Swedes {counts['S']} + {'king' if kings else 'no king'}, Muscovites {counts['M']}"
     caption(scene, text, board + 2 * margin + CAPTION_H / 2)
     return scene

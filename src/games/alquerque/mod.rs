@@ -118,6 +118,10 @@ impl Rules for Alquerque {
         text::board_text(self, s)
     }
 
+    fn board_view(&self, s: &State) -> Option<crate::game::BoardView> {
+        Some(text::board_view(self, s))
+    }
+
     /// Every complete turn, one per distinct end position.
     fn turns(&self, s: &State) -> Vec<Turn<State>> {
         let mut out: Vec<Turn<State>> = Vec::new();

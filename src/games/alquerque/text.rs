@@ -117,3 +117,38 @@ pub fn board_text(r: &Alquerque, s: &State) -> String {
     out.push_str(&format!("; removal {}", if r.deferred { "deferred" } else { "immediate" }));
     out
 }
+
+/// The board as data for pictures: pawns (`man`) and mulás (`king`), black
+/// owner 0, from rank 9 down; the board's `points` (rank 1 up) and
+/// `geometry` name; during a capture sequence the `capture` point and, in
+/// deferred removal, the `jumped` pieces (as the position string gives them).
+pub fn board_view(r: &Alquerque, s: &State) -> crate::game::BoardView {
+    let cell = |p: Point| (8 - p.rank() as u32, p.file() as u32);
+    let mut pieces = Vec::new();
+    for rank in (0..9).rev() {
+        for file in 0..9 {
+            let p = Point::new(file, rank);
+            if let Some((owner, king)) = r.geo.contains(p).then(|| s.piece_at(p)).flatten() {
+                let (row, col) = cell(p);
+                pieces.push((row, col, if king { "king" } else { "man" }, owner.index() as u8));
+            }
+        }
+    }
+    let points = (0..9).flat_map(|rank| (0..9).map(move |file| Point::new(file, rank))).filter(|&p| r.geo.contains(p));
+    let mut marks = vec![("points", points.map(cell).collect())];
+    if s.mid_turn() {
+        marks.push(("capture", vec![cell(Point(s.capturing))]));
+        if r.deferred {
+            marks.push(("jumped", super::position::bits(s.jumped).map(cell).collect()));
+        }
+    }
+    crate::game::BoardView {
+        rows: 9,
+        cols: 9,
+        pieces,
+        marks,
+        ints: vec![("to_move", s.side.index() as i64)],
+        words: vec![("geometry", r.geo.name.to_string())],
+        ..Default::default()
+    }
+}

@@ -18,6 +18,7 @@ pub mod position;
 pub mod rules;
 pub mod state;
 mod text;
+mod view;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -104,6 +105,10 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
 impl Rules for Backgammon {
     fn board_text(&self, s: &State) -> String {
         text::board_text(s, self.cube)
+    }
+
+    fn board_view(&self, s: &State) -> Option<crate::game::BoardView> {
+        Some(view::board_view(s))
     }
 
     type State = State;

@@ -74,6 +74,10 @@ impl Rules for DraughtsRules {
         text::board_text(self, s)
     }
 
+    fn board_view(&self, s: &State) -> Option<crate::game::BoardView> {
+        Some(text::board_view(self, s))
+    }
+
     type State = State;
 
     fn spec(&self) -> &GameSpec {

@@ -81,3 +81,43 @@ pub fn board_text(r: &DraughtsRules, s: &State) -> String {
     }
     out
 }
+
+/// The board as data for pictures: men and kings, Black's pieces first then
+/// White's, each in PDN square order, owner the player of that colour;
+/// `player0_colour` (`B` or `W`, from the preset); the marks `huff` (the
+/// pieces that may be huffed), `capture` (start and current square of a
+/// capture in progress) and `jumped`.
+pub fn board_view(r: &DraughtsRules, s: &State) -> crate::game::BoardView {
+    use super::board::bit;
+    let g = &r.eng.geo;
+    let cell = |b: u8| (g.row[b as usize] as u32, g.col[b as usize] as u32);
+    let cells = |bb: u64| g.squares(bb).into_iter().map(|sq| cell(g.bit(sq))).collect::<Vec<_>>();
+    let mut pieces = Vec::new();
+    for colour in ['B', 'W'] {
+        let p = if r.preset().colour(0) == colour { 0 } else { 1 };
+        for sq in g.squares(s.board.pieces(p)) {
+            let b = g.bit(sq);
+            let (row, col) = cell(b);
+            pieces.push((row, col, if s.board.kings[p] & bit(b) != 0 { "king" } else { "man" }, p as u8));
+        }
+    }
+    let mut marks = Vec::new();
+    if s.huff != 0 {
+        marks.push(("huff", cells(s.huff)));
+    }
+    if let Some((from, at)) = s.cap {
+        marks.push(("capture", vec![cell(from), cell(at)]));
+        if s.jumped != 0 {
+            marks.push(("jumped", cells(s.jumped)));
+        }
+    }
+    crate::game::BoardView {
+        rows: g.size as u32,
+        cols: g.size as u32,
+        pieces,
+        marks,
+        ints: vec![("to_move", s.side as i64)],
+        words: vec![("player0_colour", r.preset().colour(0).to_string())],
+        ..Default::default()
+    }
+}

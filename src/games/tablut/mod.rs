@@ -170,6 +170,10 @@ impl Rules for TablutRules {
         text::board_text(s)
     }
 
+    fn board_view(&self, s: &State) -> Option<crate::game::BoardView> {
+        Some(text::board_view(s))
+    }
+
     fn string_to_action(&self, s: &State, text: &str) -> Result<Action> {
         let mv = notation::parse_legal(s, text)?;
         Ok(Action(encode(mv.from.index(), mv.to.index()) as u32))

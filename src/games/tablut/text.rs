@@ -48,3 +48,29 @@ pub fn board_text(s: &State) -> String {
     }
     out
 }
+
+/// The board as data for pictures: the king, soldiers (owner 0) and
+/// Muscovites (owner 1) from rank 9 down, `to_move` the side to move.
+pub fn board_view(s: &State) -> crate::game::BoardView {
+    let mut pieces = Vec::new();
+    for rank in (0..SIZE).rev() {
+        for file in 0..SIZE {
+            let sq = rank * SIZE + file;
+            let cell = ((SIZE - 1 - rank) as u32, file as u32);
+            if s.king == sq as u8 {
+                pieces.push((cell.0, cell.1, "king", 0));
+            } else if s.swedes & bit(sq) != 0 {
+                pieces.push((cell.0, cell.1, "man", 0));
+            } else if s.muscovites & bit(sq) != 0 {
+                pieces.push((cell.0, cell.1, "man", 1));
+            }
+        }
+    }
+    crate::game::BoardView {
+        rows: SIZE as u32,
+        cols: SIZE as u32,
+        pieces,
+        ints: vec![("to_move", s.side.index() as i64)],
+        ..Default::default()
+    }
+}
