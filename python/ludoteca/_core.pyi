@@ -148,7 +148,9 @@ class State:
           points 1..24), ``bar``, ``off``, ``dice`` (``[0, 0]`` before the roll),
           ``played`` (dice already played this turn), ``score``, ``turn`` (the
           player on roll; the loser once over), ``game_state`` (the Match ID
-          code: 0 opening roll to come, 1 playing, 2 over) and ``match_length``.
+          code: 0 opening roll to come, 1 playing, 2 over), ``match_length``, and
+          the cube: ``cube_value``, ``cube_owner`` (-1 centred), ``crawford``
+          and ``double_offered`` (0 or 1).
         """
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...

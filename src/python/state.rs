@@ -270,7 +270,9 @@ impl PyState {
     ///   points 1..24), ``bar``, ``off``, ``dice`` (``[0, 0]`` before the roll),
     ///   ``played`` (dice already played this turn), ``score``, ``turn`` (the
     ///   player on roll; the loser once over), ``game_state`` (the Match ID
-    ///   code: 0 opening roll to come, 1 playing, 2 over) and ``match_length``.
+    ///   code: 0 opening roll to come, 1 playing, 2 over), ``match_length``, and
+    ///   the cube: ``cube_value``, ``cube_owner`` (-1 centred), ``crawford``
+    ///   and ``double_offered`` (0 or 1).
     fn board_view<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(v) = self.inner.board_view() else { return Ok(None) };
         let d = PyDict::new(py);

@@ -9,13 +9,15 @@ use crate::game::BoardView;
 /// checkers on its own points 1..24, `bar`, `off`, the `dice` rolled (0 0
 /// when not rolled), the dice already `played` this turn, the `score`;
 /// `turn` the player on roll (the loser once over), `game_state` the Match
-/// ID code (0 opening roll to come, 1 playing, 2 over), `match_length`.
+/// ID code (0 opening roll to come, 1 playing, 2 over), `match_length`;
+/// the cube: `cube_value`, `cube_owner` (-1 centred), `crawford` (0/1) and
+/// `double_offered` (0/1; option `cube`, else 1, -1, 0, 0).
 pub fn board_view(s: &State) -> BoardView {
     let side = |p: usize| &s.board[p];
     let pair = |f: &dyn Fn(usize) -> i64| vec![f(0), f(1)];
     let game_state = match s.phase {
         Phase::Opening => 0,
-        Phase::ToRoll | Phase::Move => 1,
+        Phase::ToRoll | Phase::Move | Phase::Cube | Phase::Doubled => 1,
         Phase::Over => 2,
     };
     let mut played = Vec::new();
@@ -39,7 +41,15 @@ pub fn board_view(s: &State) -> BoardView {
             ("played", played),
             ("score", s.score.iter().map(|&n| n as i64).collect()),
         ],
-        ints: vec![("turn", s.turn.index() as i64), ("game_state", game_state), ("match_length", s.match_length as i64)],
+        ints: vec![
+            ("turn", s.turn.index() as i64),
+            ("game_state", game_state),
+            ("match_length", s.match_length as i64),
+            ("cube_value", 1i64 << s.cube),
+            ("cube_owner", s.owner as i64),
+            ("crawford", s.crawford as i64),
+            ("double_offered", (s.phase == Phase::Doubled) as i64),
+        ],
         ..Default::default()
     }
 }
