@@ -1,0 +1,133 @@
+"""ludoteca's soplo draughts presets (`tablero`, `damas`, `damas_10x10`) against
+the naive independent reference in naive_huff_draughts.py.
+
+(a) The perft tables tests/data/perft/{tablero,damas,damas_10x10}.txt, which
+ludoteca computed, are recomputed by the reference from the start positions
+to depth 4 (the reference agreed to depth 6 offline, see naive_huff_draughts).
+(b) Positions from random ludoteca games (seeded; random play offends often,
+so huffs, forces, `m=1`, kings, `a=` bans and counters all occur) are read by
+the reference from their position strings; the successor positions of every
+legal turn are compared string by string at the position and at each of its
+children, and perft is compared one ply deeper. A disagreement names the
+position and the turn that only one side has.
+"""
+import os
+import random
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import naive_huff_draughts as naive  # noqa: E402
+
+ludoteca = pytest.importorskip("ludoteca")
+GAMES = ["tablero", "damas", "damas_10x10"]
+
+
+def table(game):
+    """{depth: count} from tests/data/perft/<game>.txt (start position)."""
+    out = {}
+    with open(os.path.join(ROOT, "tests", "data", "perft", game + ".txt")) as f:
+        for line in f:
+            parts = line.split("#")[0].split()
+            if parts and parts[0] == "perft":
+                out[int(parts[1])] = int(parts[2])
+    return out
+
+
+def ludoteca_children(state):
+    """{successor string: [turn notations]} of a ludoteca state."""
+    kids = {}
+    for move in state.legal_moves():
+        child = state.clone()
+        child.play(move)
+        kids.setdefault(child.to_string(), []).append(move)
+    return kids
+
+
+def differences(game, text):
+    """Disagreements on the successor positions of `text`, as readable lines."""
+    state = ludoteca.Game(game).state_from_string(text)
+    ours = ludoteca_children(state) if not state.is_terminal() else {}
+    ref = {s: names for s, (_, names) in naive.Rules(game).children(naive.parse(game, text)).items()}
+    lines = []
+    for s in sorted(set(ours) - set(ref)):
+        lines.append("%s %s: ludoteca %s -> %s, the reference has no such successor" % (game, text, ours[s], s))
+    for s in sorted(set(ref) - set(ours)):
+        lines.append("%s %s: reference %s -> %s, ludoteca has no such successor" % (game, text, ref[s], s))
+    return lines
+
+
+def random_positions(game, count, seed, max_plies=160):
+    """Non-terminal turn-boundary positions met along random ludoteca games."""
+    rng = random.Random(seed)
+    out = []
+    g = ludoteca.Game(game)
+    while len(out) < count:
+        state = g.new_state(seed=rng.randrange(1 << 30))
+        stop = rng.randrange(4, max_plies)
+        for _ in range(stop):
+            moves = state.legal_moves()
+            if not moves or state.is_terminal():
+                break
+            state.play(rng.choice(moves))
+        if not state.is_terminal():
+            out.append(state.to_string())
+    return out
+
+
+def compare_tree(game, text, depth):
+    """Successor sets compared at `text` and below it, `depth` plies deep."""
+    lines = differences(game, text)
+    if lines or depth <= 1:
+        return lines
+    for s in naive.Rules(game).children(naive.parse(game, text)):
+        lines += compare_tree(game, s, depth - 1)
+        if lines:
+            break
+    return lines
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_start_position_strings_agree(game):
+    assert naive.start(game).to_string() == ludoteca.Game(game).new_state(seed=0).to_string()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_perft_table_matches_the_reference(game):
+    want = table(game)
+    rules = naive.Rules(game)
+    st = naive.start(game)
+    for depth in (1, 2, 3, 4):
+        assert rules.perft(st, depth) == want[depth], (game, depth)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_random_positions_same_turns_as_the_reference(game):
+    for text in random_positions(game, 40, seed=11):
+        lines = compare_tree(game, text, 2)
+        assert not lines, "\n".join(lines[:10])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_random_positions_same_perft_as_the_reference(game):
+    g = ludoteca.Game(game)
+    rules = naive.Rules(game)
+    for text in random_positions(game, 8, seed=12):
+        assert g.state_from_string(text).perft(3) == rules.perft(naive.parse(game, text), 3), (game, text)
+
+
+if __name__ == "__main__":
+    # Offline sweep: many more random positions than the test, depth 2.
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    for game in GAMES:
+        bad = 0
+        for text in random_positions(game, count, seed=99):
+            lines = compare_tree(game, text, 2)
+            if lines:
+                bad += 1
+                print("\n".join(lines[:3]), flush=True)
+        print(game, "positions", count, "disagreeing", bad, flush=True)
