@@ -120,6 +120,29 @@ def test_random_positions_same_perft_as_the_reference(game):
         assert g.state_from_string(text).perft(3) == rules.perft(naive.parse(game, text), 3), (game, text)
 
 
+# Rare rules that random play seldom reaches: the damas 2 kings v 1 king
+# counter at its last turn, the anti-shuffle ban, one-against-one draws, the
+# tablero equal-kings draw, the damas_10x10 kings-only counter, king priority
+# and a king's landing squares after a capture.
+CONSTRUCTED = {
+    "damas": [
+        "W:BK22,K29:WK4;k=4", "B:BK22,K29:WK4;k=4", "B:BK22,K29:WK4;k=0",
+        "B:B22,25:W5,9;a=22-18,18-22/", "B:B22:W5,9;a=22-18,18-22/",
+        "B:B30,K22:W5,18", "B:B23:W19", "B:B25,K29:W6,7,22",
+    ],
+    "tablero": ["B:BK22,K29:WK4,K6", "B:B29,K22:WK4,K6", "W:B9:WK5,K18", "B:B21,K29:W10,11,18,25"],
+    "damas_10x10": ["W:BK22,K29:WK4;k=9", "B:BK22,K29:WK4;k=9", "B:B41,K46:W13,19,28,37"],
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_constructed_positions_same_turns_as_the_reference(game):
+    for text in CONSTRUCTED[game]:
+        assert ludoteca.Game(game).state_from_string(text).to_string() == naive.parse(game, text).to_string()
+        lines = compare_tree(game, text, 2)
+        assert not lines, "\n".join(lines[:10])
+
+
 if __name__ == "__main__":
     # Offline sweep: many more random positions than the test, depth 2.
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 300
