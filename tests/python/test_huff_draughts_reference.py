@@ -144,11 +144,12 @@ def test_constructed_positions_same_turns_as_the_reference(game):
 
 
 if __name__ == "__main__":
-    # Offline sweep: many more random positions than the test, depth 2.
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    # Offline sweep, many more random positions than the tests, depth 2:
+    # python test_huff_draughts_reference.py [COUNT [MAX_PLIES [SEED]]]
+    count, max_plies, seed = ([int(x) for x in sys.argv[1:4]] + [300, 160, 99][len(sys.argv[1:4]):])
     for game in GAMES:
         bad = 0
-        for text in random_positions(game, count, seed=99):
+        for text in random_positions(game, count, seed=seed, max_plies=max_plies):
             lines = compare_tree(game, text, 2)
             if lines:
                 bad += 1
