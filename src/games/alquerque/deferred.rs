@@ -108,8 +108,8 @@ impl JumpSet {
 
     /// `(from, dir, steps)` of every jump, by point, then direction, then steps.
     pub fn iter(&self) -> impl Iterator<Item = (u8, u8, u8)> + '_ {
-        self.bits.iter().enumerate().flat_map(|(from, &w)| {
-            (0..64u8).filter(move |k| w >> k & 1 != 0).map(move |k| (from as u8, k / 8, k % 8 + 1))
+        self.bits.iter().enumerate().filter(|(_, &w)| w != 0).flat_map(|(from, &w)| {
+            crate::bits::SetBits(w).map(move |k| (from as u8, k as u8 / 8, k as u8 % 8 + 1))
         })
     }
 
@@ -147,6 +147,45 @@ pub struct Situation {
     pub jumped: u128,
 }
 
+/// The jumps from `p` over `enemy` pieces into empty points (`occ`: every
+/// occupied point, the capturing piece's own point not included), walking
+/// the lines; a pawn (`king` false) jumps the adjacent piece, a mulá flies.
+/// Immediate removal asks this for one point at a time: building a whole
+/// [`Maze`] for it cost ten times the rest of a step.
+pub fn walk_jumps(next: &[[u8; 81]; 8], occ: u128, enemy: u128, king: bool, p: u8, mut f: impl FnMut(Jump)) {
+    for d in 0..8u8 {
+        let line = &next[d as usize];
+        if !king {
+            let a = line[p as usize];
+            if a == NONE || enemy >> a & 1 == 0 {
+                continue;
+            }
+            let b = line[a as usize];
+            if b != NONE && occ >> b & 1 == 0 {
+                f(Jump { from: p, dir: d, steps: 2, to: b, victim: a });
+            }
+        } else {
+            let mut q = line[p as usize];
+            let mut steps = 1u8;
+            while q != NONE && occ >> q & 1 == 0 {
+                q = line[q as usize];
+                steps += 1;
+            }
+            if q == NONE || enemy >> q & 1 == 0 {
+                continue;
+            }
+            let victim = q;
+            let mut l = line[victim as usize];
+            steps += 1;
+            while l != NONE && occ >> l & 1 == 0 {
+                f(Jump { from: p, dir: d, steps, to: l, victim });
+                l = line[l as usize];
+                steps += 1;
+            }
+        }
+    }
+}
+
 impl<'a> Maze<'a> {
     /// `own` and `enemy` as on the board, the capturing piece standing on `at`.
     pub fn new(next: &'a [[u8; 81]; 8], own: u128, enemy: u128, at: u8, king: bool) -> Maze<'a> {
@@ -175,38 +214,8 @@ impl<'a> Maze<'a> {
     }
 
     /// The jumps from `p`, walking the lines.
-    fn walk_jumps(&self, p: u8, mut f: impl FnMut(Jump)) {
-        for d in 0..8u8 {
-            let line = &self.next[d as usize];
-            if !self.king {
-                let a = line[p as usize];
-                if a == NONE || self.enemy >> a & 1 == 0 {
-                    continue;
-                }
-                let b = line[a as usize];
-                if b != NONE && self.occ >> b & 1 == 0 {
-                    f(Jump { from: p, dir: d, steps: 2, to: b, victim: a });
-                }
-            } else {
-                let mut q = line[p as usize];
-                let mut steps = 1u8;
-                while q != NONE && self.occ >> q & 1 == 0 {
-                    q = line[q as usize];
-                    steps += 1;
-                }
-                if q == NONE || self.enemy >> q & 1 == 0 {
-                    continue;
-                }
-                let victim = q;
-                let mut l = line[victim as usize];
-                steps += 1;
-                while l != NONE && self.occ >> l & 1 == 0 {
-                    f(Jump { from: p, dir: d, steps, to: l, victim });
-                    l = line[l as usize];
-                    steps += 1;
-                }
-            }
-        }
+    fn walk_jumps(&self, p: u8, f: impl FnMut(Jump)) {
+        walk_jumps(self.next, self.occ, self.enemy, self.king, p, f)
     }
 
     #[inline]

@@ -13,7 +13,7 @@
 //! counts `best` exactly from the jump graph and lists where a turn can end.
 
 use super::board::{Dir, Point, NONE};
-use super::deferred::{Jump, JumpSet, Maze, Situation};
+use super::deferred::{walk_jumps, Jump, JumpSet, Maze, Situation};
 use super::rules::Alquerque;
 use super::state::State;
 use crate::core::{Action, Applied, Outcome, Player};
@@ -75,7 +75,8 @@ const ROOT_CACHE: usize = 256;
 impl Alquerque {
     /// The capture hops of the piece on `from`, given the occupancy of `seq`.
     fn hops(&self, seq: &Seq, from: u8, out: &mut HopBuf) {
-        Maze::new(&self.geo.next, seq.own, seq.enemy, from, seq.king).for_each_jump(from, |j| {
+        let occ = (seq.own & !(1u128 << from)) | seq.enemy;
+        walk_jumps(&self.geo.next, occ, seq.enemy, seq.king, from, |j| {
             out.push(Hop { to: j.to, victim: j.victim, dir: j.dir, steps: j.steps })
         });
     }

@@ -59,6 +59,11 @@ pub fn observe(geometry_planes: &[f32], s: &State, out: &mut [f32]) {
     if s.mid_turn() {
         out[5 * PLANE + view(s.capturing)] = 1.0;
     }
+    // Only a deferred sequence in progress has used jumps: skip the scan of
+    // the 81-word set otherwise.
+    if s.used.is_empty() {
+        return;
+    }
     for (from, dir, steps) in s.used.iter() {
         let d = match s.side {
             Player::P0 => dir,
