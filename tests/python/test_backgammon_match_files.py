@@ -31,7 +31,7 @@ from ludoteca.records.match import _games, dumps_mat, dumps_sgf, replay_match, w
 sys.path.insert(0, os.path.dirname(__file__))
 from test_backgammon_cube_gnubg import gnubg_humans, play_mirrored, quiet  # noqa: E402,F401
 
-LENGTHS = (1, 3, 5, 7, 11)
+LENGTHS = (0, 1, 3, 5, 7, 11)
 
 
 def random_match(length: int, seed: int):
@@ -156,3 +156,23 @@ def test_a_written_score_that_differs_from_the_replay_is_refused() -> None:
     bad = text[: h.start(1)] + str(int(h.group(1)) + 1) + text[h.end(1) :]
     with pytest.raises(RecordError, match="game 2.*score written"):
         replay_match("bad.mat", text=bad)
+
+
+@pytest.mark.parametrize("seed", range(200, 204))
+def test_we_replay_money_sessions_gnubg_writes_game_by_game(gnubg_humans, tmp_path, seed: int) -> None:
+    """A money session (``0 point match``, Jacoby off as the mirrored test
+    sets it): each game is replayed on a new money state with the points
+    gnubg wrote; gnubg's file ends with the opening roll of the next game,
+    which gnubg rolled at once (a game the file stops in)."""
+    play_mirrored(0, seed)
+    mat = tmp_path / "session.mat"
+    quiet(f"export match mat {mat}")
+    expected = theirs()
+    r = replay_match(mat)
+    assert len(r.starts) == len(expected) >= 1
+    bounds = r.starts + [(len(r.states), len(r.steps))]
+    assert expected[-1][1] == -1 and r.final.current_player >= 0  # the game gnubg started, stopped after its roll
+    for k, (score, winner, points, acts) in enumerate(expected[:-1]):
+        (at, first), (_, last) = bounds[k], bounds[k + 1]
+        (_, w, p, mine), = ours(r.states[at], r.steps[first:last])
+        assert (w, p, mine) == (winner, points, acts)

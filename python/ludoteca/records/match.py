@@ -101,7 +101,11 @@ def _jf_move(move: str) -> str:
 
 
 def dumps_mat(start: State, steps: Sequence[Step], names: tuple[str, str] = ("White", "Black")) -> str:
-    """A played cube match (start state, then the steps played) as a Jellyfish ``.mat`` text."""
+    """A played cube match (start state, then the steps played) as a Jellyfish ``.mat`` text.
+
+    A money game (``match_length=0``) is written as gnubg writes a money
+    session, a ``0 point match``.
+    """
     games, length = _games(start, steps)
     out = ["", f" {length} point match", ""]
     for n, g in enumerate(games, 1):
@@ -145,7 +149,12 @@ def _sgf_point(player: int, tok: str) -> str:
 
 
 def dumps_sgf(start: State, steps: Sequence[Step], names: tuple[str, str] = ("White", "Black")) -> str:
-    """A played cube match as a gnubg ``.sgf`` text: one game tree per game."""
+    """A played cube match as a gnubg ``.sgf`` text: one game tree per game.
+
+    A money game (``match_length=0``) is written without ``RU[Crawford]``;
+    the Jacoby rule is not written (``RU[Jacoby]``), as the state does not
+    say whether it was on.
+    """
     games, length = _games(start, steps)
 
     def esc(s: str) -> str:
@@ -154,7 +163,7 @@ def dumps_sgf(start: State, steps: Sequence[Step], names: tuple[str, str] = ("Wh
     trees = []
     for n, g in enumerate(games):
         head = (f"(;FF[4]GM[6]CA[UTF-8]AP[ludoteca]MI[length:{length}][game:{n}][ws:{g.score[0]}][bs:{g.score[1]}]"
-                f"PW[{esc(names[0])}]PB[{esc(names[1])}]RU[Crawford]")
+                f"PW[{esc(names[0])}]PB[{esc(names[1])}]" + ("RU[Crawford]" if length else ""))
         if g.winner >= 0:
             head += f"RE[{'WB'[g.winner]}+{g.points}]"
         nodes = [head]
@@ -184,7 +193,9 @@ class MatchReplay:
     was played (move strings and chance actions, as :func:`dumps_mat` takes
     them); ``game``: the cube game replayed; ``scores``: the score written at
     the start of each game; ``winners`` / ``points``: each game's end as
-    written (``-1`` / ``0`` when the file gives none).
+    written (``-1`` / ``0`` when the file gives none); ``starts``: per game,
+    the index in ``states`` and the index in ``steps`` where it begins (a
+    money session starts each game from a new state, see :func:`replay_match`).
     """
 
     game: Game
@@ -193,6 +204,7 @@ class MatchReplay:
     scores: list[tuple[int, int]] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
+    starts: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def final(self) -> State:
@@ -240,10 +252,16 @@ def _parse(text: str) -> tuple[int, list[dict]]:
     return length, games
 
 
-def replay_match(source: Union[str, os.PathLike[str]], *, text: Optional[str] = None) -> MatchReplay:
+def replay_match(source: Union[str, os.PathLike[str]], *, text: Optional[str] = None, jacoby: bool = False) -> MatchReplay:
     """Replays a Jellyfish ``.mat`` match with the doubling cube (``cube=True``).
 
     ``source`` is the file (or, with ``text=``, the name used in errors).
+    A ``0 point match`` is a money session: ludoteca's money game is one
+    game, so each game is replayed from a new money state (``jacoby`` says
+    whether the session used the Jacoby rule, which a ``.mat`` file does not
+    record); game k then plays ``steps[starts[k][1] : starts[k + 1][1]]``
+    from ``states[starts[k][0]]``. The written money scores are not checked
+    against a state (a money state has none); the points of each game are.
     A step that cannot be played raises :class:`~ludoteca.errors.RecordError`
     naming the file, the game, the move number, the move as written, the
     position and the legal moves; so does a game whose written score or
@@ -255,7 +273,7 @@ def replay_match(source: Union[str, os.PathLike[str]], *, text: Optional[str] = 
         with open(name, "rb") as fh:
             text = fh.read().decode("utf-8", errors="replace")
     length, games = _parse(text)
-    game = Game("backgammon", chance="explicit", cube=True, match_length=length)
+    game = Game("backgammon", chance="explicit", cube=True, match_length=length, **({"jacoby": True} if jacoby and length == 0 else {}))
     codec = codec_for(game)
     st = game.new_state(seed=0)
     out = MatchReplay(game, [st.clone()], [])
@@ -280,16 +298,20 @@ def replay_match(source: Union[str, os.PathLike[str]], *, text: Optional[str] = 
         out.steps.append(s)
         out.states.append(st.clone())
 
-    for g in games:
+    for k, g in enumerate(games):
+        if length == 0 and k > 0:
+            st = game.new_state(seed=0)
+            out.states.append(st.clone())
+        out.starts.append((len(out.states) - 1, len(out.steps)))
         fields = _match_fields(st)
         if st.is_terminal():
             raise fail(g, None, f"Game {g['number']}", "the match is already over", "move after the end")
-        if g["score"] is not None and fields[4] != g["score"]:
+        if g["score"] is not None and length > 0 and fields[4] != g["score"]:
             raise fail(g, None, f"Game {g['number']}", f"the score written is {g['score'][0]}-{g['score'][1]}, the replay has {fields[4][0]}-{fields[4][1]}", "score")
         out.scores.append(fields[4])
         out.winners.append(g["winner"])
         out.points.append(g["points"])
-        for number, player, kind, written in g["events"]:
+        for e, (number, player, kind, written) in enumerate(g["events"]):
             if st.is_terminal() or _match_fields(st)[4] != fields[4]:
                 raise fail(g, number, written, "the game is already over", "move after the end")
             if kind == "resign":
@@ -321,6 +343,8 @@ def replay_match(source: Union[str, os.PathLike[str]], *, text: Optional[str] = 
                 if jf:
                     raise fail(g, number, written, "the roll has no legal move")
                 continue
+            if not jf and e == len(g["events"]) - 1 and g["winner"] < 0:
+                break  # the file stops after a roll (gnubg writes the opening roll of the next game)
             cands = codec.candidates(st, jf, bool(player)) if jf else []
             if len(cands) != 1:
                 raise fail(g, number, written, "not a legal move")
