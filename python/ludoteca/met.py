@@ -60,8 +60,14 @@ class MatchEquityTable:
 def kazaross_xg2() -> MatchEquityTable:
     """The Kazaross-XG2 table (25 points; source and copyright in the module docstring)."""
     root = ET.parse(os.path.join(_DATA, "Kazaross-XG2.xml")).getroot()
-    rows = lambda table: [[float(me.text or "") for me in row.findall("me")] for row in table.findall("row")]  # noqa: E731
-    pre = rows(root.find("pre-crawford-table"))
-    post = rows(root.find("post-crawford-table"))[0]
+
+    def rows(tag: str) -> list[list[float]]:
+        table = root.find(tag)
+        if table is None:
+            raise LudotecaValueError(f"the match equity table file has no <{tag}>")
+        return [[float(me.text or "") for me in row.findall("me")] for row in table.findall("row")]
+
+    pre = rows("pre-crawford-table")
+    post = rows("post-crawford-table")[0]
     length = int(root.find("info/length").text or "0")  # type: ignore[union-attr]
     return MatchEquityTable("Kazaross-XG2", length, tuple(tuple(r) for r in pre), tuple(post))

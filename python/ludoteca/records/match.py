@@ -17,7 +17,7 @@ import base64
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 from .._core import Game, State
 from ..errors import RecordError
@@ -33,14 +33,17 @@ def _match_fields(state: State) -> tuple[int, int, int, int, tuple[int, int]]:
     """(cube value, player on roll, game state, match length, score) of a state's Match ID."""
     mid = state.to_string().split(":")[1]
     bits = int.from_bytes(base64.b64decode(mid + "=" * (-len(mid) % 4)), "little")
-    f = lambda at, width: (bits >> at) & ((1 << width) - 1)  # noqa: E731
+
+    def f(at: int, width: int) -> int:
+        return (bits >> at) & ((1 << width) - 1)
+
     return 1 << f(0, 4), f(6, 1), f(8, 3), f(21, 15), (f(36, 15), f(51, 15))
 
 
 @dataclass
 class _Game:
     score: tuple[int, int]
-    events: list[tuple[int, str, tuple]] = field(default_factory=list)  # (player, kind, data)
+    events: list[tuple[int, str, tuple[Any, ...]]] = field(default_factory=list)  # (player, kind, data)
     winner: int = -1
     points: int = 0
 
@@ -212,13 +215,13 @@ class MatchReplay:
         return self.states[-1]
 
 
-def _parse(text: str) -> tuple[int, list[dict]]:
+def _parse(text: str) -> tuple[int, list[dict[str, Any]]]:
     """(match length, games as {score, split, events: (row, player, kind, text)})."""
     m = re.search(r"^\s*(\d+) point match", text, re.M)
     if not m:
         raise RecordError("not a Jellyfish match: no 'N point match' line")
     length = int(m.group(1))
-    games: list[dict] = []
+    games: list[dict[str, Any]] = []
     lines = text.splitlines()
     for i, line in enumerate(lines):
         g = re.match(r"^\s*Game (\d+)\s*$", line)
@@ -278,7 +281,7 @@ def replay_match(source: Union[str, os.PathLike[str]], *, text: Optional[str] = 
     st = game.new_state(seed=0)
     out = MatchReplay(game, [st.clone()], [])
 
-    def fail(g: dict, number: Optional[int], written: str, why: str, kind: str = "illegal move") -> RecordError:
+    def fail(g: dict[str, Any], number: Optional[int], written: str, why: str, kind: str = "illegal move") -> RecordError:
         legal = st.legal_moves() if not st.is_terminal() and not st.is_chance_node() else []
         shown = ", ".join(legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else "")
         num = f"{number}" if number is not None else "?"
