@@ -6,6 +6,9 @@
   exactly where and why a record cannot be replayed;
 * :class:`Recorder` / :func:`write_game` write ludoteca's own games so that
   reading them back gives the same game;
+* :func:`write_mat` / :func:`write_sgf` / :func:`replay_match` write and
+  replay backgammon matches with the doubling cube (Jellyfish ``.mat``,
+  gnubg ``.sgf``);
 * :func:`to_arrays` turns records into numpy arrays for supervised
   learning.
 
@@ -31,17 +34,21 @@ from .dataset import Arrays, to_arrays
 from .gametypes import GAME_TYPES, GameType, game_type_for
 from .acf import loads_acf, read_acf
 from .jellyfish import loads_match, read_match
+from .match import MatchReplay, dumps_mat, dumps_sgf, replay_match, write_mat, write_sgf
 from .pdn import Record, Turn, format_record
 
 __all__ = [
     "Arrays",
     "GAME_TYPES",
     "GameType",
+    "MatchReplay",
     "Record",
     "Recorder",
     "ReplayedGame",
     "Turn",
     "dumps",
+    "dumps_mat",
+    "dumps_sgf",
     "format_record",
     "game_of",
     "game_type_for",
@@ -52,8 +59,11 @@ __all__ = [
     "read_acf",
     "read_match",
     "replay",
+    "replay_match",
     "replay_record",
     "result_winner",
     "to_arrays",
     "write_game",
+    "write_mat",
+    "write_sgf",
 ]

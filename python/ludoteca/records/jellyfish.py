@@ -2,8 +2,9 @@
 
 A match file holds several games; each becomes one backgammon
 :class:`~ludoteca.records.pdn.Record` (left column = player 0), replayable
-with :func:`ludoteca.records.replay`. Records are replayed without the
-doubling cube (backgammon's ``cube=True`` option is not used here yet): cube
+with :func:`ludoteca.records.replay`. These records are replayed without the
+doubling cube (:func:`ludoteca.records.replay_match` replays a whole match
+with ``cube=True``, cube actions included): cube
 actions (``Doubles => 2``, ``Takes``, ``Drops``) are kept as comments and the
 checker play is replayed as a single game; a game that ends with a dropped
 double or a resignation did not end on the board.
