@@ -271,7 +271,8 @@ def plot_curve(out: PathLike) -> bool:
     fig, (ax, bx) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
     ax.errorbar(x, elo, yerr=err, fmt="o-", capsize=3)
     ax.axhline(0.0, color="grey", lw=0.8)
-    ax.set_ylabel("Elo (random = 0), 95 % interval")
+    anchor = "random" if "random" in scores else rows[0]["opponent"]
+    ax.set_ylabel(f"Elo ({anchor} = 0), 95 % interval")
     ax.set_title(f"{cfg['game']}: AlphaZero, seed {cfg['seed']}, {cfg['eval_games']} games per opponent")
     for name, xs in scores.items():
         bx.plot([m for m, _ in xs], [v for _, v in xs], "o-", label=name)
@@ -433,7 +434,10 @@ def alphazero(
         agent = MCTSAgent(cfg.eval_simulations, evaluator=evaluate, seed=cfg.seed, selection="gumbel", gumbel_scale=0.0, num_threads=cfg.search_threads)
         agent.name = "network"
         openings = cfg.eval_openings if cfg.eval_openings is not None else (0 if game_obj.family == "backgammon" else 4)
-        res = tournament(cfg.game, [agent, *cfg.opponents], games=cfg.eval_games, gauntlet=0, openings=openings, seed=cfg.seed, anchor="random" if "random" in cfg.opponents else None)
+        # Ratings are relative: random = 0 when it plays, else the first
+        # opponent = 0 (anchoring nothing would pin the network itself at 0).
+        anchor = "random" if "random" in cfg.opponents else cfg.opponents[0]
+        res = tournament(cfg.game, [agent, *cfg.opponents], games=cfg.eval_games, gauntlet=0, openings=openings, seed=cfg.seed, anchor=anchor)
         r = res["ratings"].get("ratings", {}).get("network")
         minutes = elapsed() / 60
         rows = []
