@@ -45,6 +45,23 @@ pub fn roll_action(hi: u8, lo: u8) -> Action {
     Action((hi as u32 - 1) * 6 + lo as u32 - 1)
 }
 
+/// `info` keys with the cube option: the plain game's, then the cube's.
+const CUBE_INFO_FIELDS: [&str; 11] = [
+    "score_p0",
+    "score_p1",
+    "match_length",
+    "last_game_points",
+    "last_game_winner",
+    "die1",
+    "die2",
+    "dice_left",
+    "cube_value",
+    "cube_owner",
+    "crawford",
+];
+/// `info` keys without the cube.
+const INFO_FIELDS: &[&str] = CUBE_INFO_FIELDS.split_at(8).0;
+
 impl Backgammon {
     pub fn new(match_length: u16, explicit: bool) -> Backgammon {
         let mut opening_mask = [false; NUM_ACTIONS];
@@ -60,16 +77,7 @@ impl Backgammon {
                 num_actions: NUM_ACTIONS,
                 observation_shape: vec![OBS_LEN],
                 offers: false,
-                info_fields: &[
-                    "score_p0",
-                    "score_p1",
-                    "match_length",
-                    "last_game_points",
-                    "last_game_winner",
-                    "die1",
-                    "die2",
-                    "dice_left",
-                ],
+                info_fields: INFO_FIELDS,
                 // The raw match score and length: 15 bits of the match id, below 2**15.
                 observation_high: 32768.0,
             },
@@ -89,19 +97,7 @@ impl Backgammon {
         if cube {
             self.spec.num_actions = CUBE_NUM_ACTIONS;
             self.spec.observation_shape = vec![OBS_LEN + CUBE_OBS];
-            self.spec.info_fields = &[
-                "score_p0",
-                "score_p1",
-                "match_length",
-                "last_game_points",
-                "last_game_winner",
-                "die1",
-                "die2",
-                "dice_left",
-                "cube_value",
-                "cube_owner",
-                "crawford",
-            ];
+            self.spec.info_fields = &CUBE_INFO_FIELDS;
         }
         self
     }
