@@ -197,3 +197,17 @@ def test_replay_buffer_keeps_the_latest_decisions_and_their_masks() -> None:
     again = ReplayBuffer(5, (2,), 11)
     again.load_state_dict(buf.state_dict())
     np.testing.assert_array_equal(again.sample(np.random.default_rng(1), 9)[3], buf.sample(np.random.default_rng(1), 9)[3])
+
+
+def test_the_exported_command_repeats_the_run() -> None:
+    """``meta["training"]["command"]`` names every option that differs from its default, so the model card's
+    command gives the same config (it said ``--minutes`` and ``--seed`` only, hiding e.g. ``--simulations 16``)."""
+    from ludoteca.train.__main__ import main as train_main  # noqa: F401  (the command line the string is for)
+    from ludoteca.train.alphazero import AlphaZeroConfig, _command_line
+
+    cfg = AlphaZeroConfig(game="kharbaga", minutes=60, simulations=16, eval_minutes=10, lr=5e-4, opponents=["greedy", "alphabeta:depth=2"], progress=False)
+    assert _command_line(cfg) == (
+        "python -m ludoteca.train alphazero kharbaga --seed 0 --minutes 60 --simulations 16 --lr 0.0005 "
+        "--eval-minutes 10 --opponents greedy alphabeta:depth=2"
+    )
+    assert _command_line(AlphaZeroConfig(game="tablut")) == "python -m ludoteca.train alphazero tablut --seed 0 --minutes 10"

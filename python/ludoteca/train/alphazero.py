@@ -129,6 +129,21 @@ class AlphaZeroConfig:
         return opts
 
 
+def _command_line(cfg: AlphaZeroConfig) -> str:
+    """The ``python -m ludoteca.train alphazero`` command that gives ``cfg``: every field that differs from its default."""
+    words = ["python", "-m", "ludoteca.train", "alphazero", cfg.game, "--seed", str(cfg.seed), "--minutes", f"{cfg.minutes:g}"]
+    for f in dataclasses.fields(cfg):
+        if f.name in ("game", "seed", "minutes", "progress"):
+            continue
+        value = getattr(cfg, f.name)
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        if value == default or (f.name == "opponents" and list(value) == list(default)):
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        words += [flag, *map(str, value)] if f.name == "opponents" else [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    return " ".join(words)
+
+
 class ReplayBuffer:
     """The latest ``capacity`` decisions: observations and policy targets (float16), legal masks (bit-packed), values."""
 
@@ -409,7 +424,7 @@ def alphazero(
     def export() -> None:
         net.eval()
         export_npz(net, export_path, cfg.game, cfg.game_options(), {
-            "command": f"python -m ludoteca.train alphazero {cfg.game} --seed {cfg.seed} --minutes {cfg.minutes:g}",
+            "command": _command_line(cfg),
             "minutes": round(elapsed() / 60, 2), "selfplay_games": counters["selfplay_games"],
             "decisions": counters["decisions"], "train_steps": counters["train_steps"],
             "parameters": sum(p.numel() for p in net.parameters()),
