@@ -1,10 +1,12 @@
 """``Baseline`` without torch: a game with no shipped network is refused with a
-library error that says how to train one, from Python, the arena and the CLI."""
+library error that says how to train one, from Python, the arena and the CLI;
+every shipped network plays, and its model card states what its file says."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import re
 from pathlib import Path
 
 import pytest
@@ -73,3 +75,22 @@ print("ok")
 def test_a_network_file_plays_with_numpy_only_without_torch(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", NUMPY_ONLY, str(tmp_path / "bg.npz")], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("game", shipped_baselines())
+def test_every_shipped_network_plays_and_its_model_card_states_its_file(game: str) -> None:
+    bot = Baseline(game)
+    assert bot.simulations == bot.net.play_simulations
+    res = play_match(game, bot, "random", games=2, options={"max_turns": 60})
+    assert not res["errors"] and sum(p["games"] for p in res["pairs"]) == 2
+    card = (ROOT / "docs" / "baselines.md").read_text(encoding="utf-8").split(f"\n## {game}\n")
+    assert len(card) == 2, f"docs/baselines.md has no model card '## {game}'"
+    card_text = card[1].split("\n## ")[0]
+    t = bot.net.meta["training"]
+    assert t["command"] in card_text
+    for fact in ("selfplay_games", "decisions", "train_steps", "parameters"):
+        assert f"{t[fact]:,}" in card_text, f"the {game} card does not state {fact} = {t[fact]:,}"
+    assert re.search(rf"\b{bot.net.play_simulations} simulations\b", card_text)

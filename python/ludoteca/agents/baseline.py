@@ -8,12 +8,12 @@ such a file and computes the same policy logits and values as the torch
 network (to float32 rounding; tested), with numpy only::
 
     from ludoteca.agents.baseline import Baseline
-    bot = Baseline("kharbaga", simulations=64, path="runs/kharbaga/export.npz")
+    bot = Baseline("kharbaga", simulations=16, path="runs/kharbaga/export.npz")
 
 ``Baseline(game_id)`` without ``path`` loads the network shipped in the
 package (``ludoteca/baselines/<game>.npz``); ``docs/baselines.md`` lists
 which games have one. The arena and the command line name it ``baseline``
-(``baseline:simulations=64,path=FILE``).
+(``baseline:simulations=16,path=FILE``).
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ class NumpyNet:
     player to move in the scale of the game's returns: exactly the
     ``evaluate`` callback ``ludoteca.MCTS`` wants (the mask is not needed).
     ``meta`` holds the file's description (game, options, architecture,
-    training summary).
+    training summary); ``play_simulations`` is the simulations per move its
+    training evaluated it at (64 if the file does not say).
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -94,6 +95,9 @@ class NumpyNet:
             raise NetworkFileError(f"{str(p)!r}: network format {meta.get('format')!r}, this ludoteca reads format {FORMAT}")
         self.path = p
         self.meta = meta
+        # The simulations its evaluations during training (and its model card) used: more is
+        # not always stronger (a weak value head weighs more as visits grow), so that is the default.
+        self.play_simulations: int = int(meta.get("training", {}).get("config", {}).get("eval_simulations") or 64)
         self.kind: str = meta["kind"]
         self.value_scale = float(meta["value_scale"])
         self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
@@ -152,10 +156,12 @@ class NumpyNet:
 class Baseline(MCTSAgent):
     """MCTS guided by a trained network, played with numpy only (no torch, no GPU).
 
-    ``Baseline(game_id, simulations=64, path=None)``: ``path`` is an ``.npz``
+    ``Baseline(game_id, simulations=None, path=None)``: ``path`` is an ``.npz``
     written by ``ludoteca.train`` (``export.npz`` in a run folder); without
     it, the network shipped in the package for ``game_id``. A game with no
     shipped network raises ``NoBaselineError`` saying how to train one.
+    ``simulations=None`` plays at the network's ``play_simulations``: the
+    count its training evaluations and its model card used.
     Every other keyword is an ``MCTS`` option; the default is Gumbel root
     selection with ``gumbel_scale=0`` (no noise: the agent is deterministic)
     and explicit chance nodes for backgammon, as in training. Answers one
@@ -174,7 +180,7 @@ class Baseline(MCTSAgent):
     def __init__(
         self,
         game_id: Optional[str] = None,
-        simulations: int = 64,
+        simulations: Optional[int] = None,
         path: Union[str, "os.PathLike[str]", None] = None,
         seed: int = 0,
         **options: Any,
@@ -200,6 +206,8 @@ class Baseline(MCTSAgent):
         options.setdefault("selection", "gumbel")
         if options["selection"] == "gumbel":
             options.setdefault("gumbel_scale", 0.0)
+        if simulations is None:
+            simulations = self.net.play_simulations
         super().__init__(simulations=simulations, evaluator=self.net, seed=seed, **options)
 
     def __repr__(self) -> str:
