@@ -151,6 +151,33 @@ impl Alquerque {
         }
     }
 
+    /// The pieces among `movers` (the side to move's, at a turn's start)
+    /// that have a capture hop: the pawns found for all at once by shifting
+    /// sets along each direction (a pawn on `p` jumps in `d` when the next
+    /// point is an enemy and the one after it empty), the mulás by walking
+    /// their lines.
+    pub(super) fn capturers(&self, s: &State, movers: u128) -> u128 {
+        let enemy = s.pieces[s.side.other().index()];
+        let occ = s.occupied();
+        let empty = self.geo.points & !occ;
+        let pawns = movers & !s.kings;
+        let mut found = 0u128;
+        for d in 0..8 {
+            match self.geo.before(d, empty).and_then(|landing| self.geo.before(d, enemy & landing)) {
+                Some(from) => found |= pawns & from,
+                None => return movers,
+            }
+        }
+        for k in crate::bits::SetBits(movers & s.kings) {
+            let mut any = false;
+            walk_jumps(&self.geo.next, occ, enemy, true, k as u8, |_| any = true);
+            if any {
+                found |= 1u128 << k;
+            }
+        }
+        found
+    }
+
     /// Pieces of the opponent that a sequence can still capture.
     #[inline]
     fn capturable(&self, s: &State) -> u32 {
@@ -161,7 +188,13 @@ impl Alquerque {
     /// sequence at this decision; returns the maximum (0: no capture).
     pub(super) fn for_each_best_hop(&self, s: &State, mut f: impl FnMut(u8, &Hop)) -> u32 {
         let me = s.side.index();
-        let movers = if s.mid_turn() { 1u128 << s.capturing } else { s.pieces[me] };
+        // At a turn's start only a piece with a first hop can begin a
+        // sequence (in either removal mode nothing is jumped yet), and most
+        // turns have none: the search runs for those pieces only.
+        let movers = if s.mid_turn() { 1u128 << s.capturing } else { self.capturers(s, s.pieces[me]) };
+        if movers == 0 {
+            return 0;
+        }
         if self.deferred {
             return self.for_each_best_deferred_hop(s, movers, f);
         }
@@ -326,18 +359,7 @@ impl Alquerque {
             }
         }
         // Only captures are left: any capture hop starts a legal sequence.
-        let mut bits = s.pieces[me];
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let seq = self.seq_of(s, from);
-            let mut buf = HopBuf::new();
-            self.hops(&seq, from, &mut buf);
-            if buf.n > 0 {
-                return true;
-            }
-        }
-        false
+        self.capturers(s, s.pieces[me]) != 0
     }
 
     /// The action of moving the piece on `from` `steps` points in absolute
