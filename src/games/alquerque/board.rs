@@ -121,6 +121,10 @@ pub struct Geometry {
     /// that direction is the same one (both boards: then a whole set of points
     /// moves along a direction with one shift, see [`Geometry::before`]).
     pub delta: [Option<i8>; 8],
+    /// `ray[d][p]`: the points after `p` along its line in direction `d`.
+    pub ray: [[u128; 81]; 8],
+    /// `near[p]`: the points one step from `p` in any direction.
+    pub near: [u128; 81],
 }
 
 impl Geometry {
@@ -159,7 +163,33 @@ impl Geometry {
             has_next[d] = (0..81u8).filter(|&l| next[d][l as usize] != NONE).fold(0, |a, l| a | 1u128 << l);
             delta[d] = steps.first().copied().filter(|&x| steps.iter().all(|&y| y == x));
         }
-        Geometry { name, points, next, ordinal, by_ordinal, far_rank: [rank(8), rank(0)], rank_len, has_next, delta }
+        let mut ray = [[0u128; 81]; 8];
+        let mut near = [0u128; 81];
+        for d in 0..8 {
+            for l in 0..81 {
+                let mut q = next[d][l];
+                if q != NONE {
+                    near[l] |= 1u128 << q;
+                }
+                while q != NONE {
+                    ray[d][l] |= 1u128 << q;
+                    q = next[d][q as usize];
+                }
+            }
+        }
+        Geometry {
+            name,
+            points,
+            next,
+            ordinal,
+            by_ordinal,
+            far_rank: [rank(8), rank(0)],
+            rank_len,
+            has_next,
+            delta,
+            ray,
+            near,
+        }
     }
 
     /// The points whose next point in direction `d` is in `set`; `None` when

@@ -13,7 +13,7 @@
 //! counts `best` exactly from the jump graph and lists where a turn can end.
 
 use super::board::{Dir, Point, NONE};
-use super::deferred::{walk_jumps, Jump, JumpSet, Maze, Situation};
+use super::deferred::{walk_jumps, walk_jumps_in, Jump, JumpSet, Maze, Situation};
 use super::rules::Alquerque;
 use super::state::State;
 use crate::core::{Action, Applied, Outcome, Player};
@@ -76,9 +76,49 @@ impl Alquerque {
     /// The capture hops of the piece on `from`, given the occupancy of `seq`.
     fn hops(&self, seq: &Seq, from: u8, out: &mut HopBuf) {
         let occ = (seq.own & !(1u128 << from)) | seq.enemy;
-        walk_jumps(&self.geo.next, occ, seq.enemy, seq.king, from, |j| {
-            out.push(Hop { to: j.to, victim: j.victim, dir: j.dir, steps: j.steps })
-        });
+        // Only the directions with an enemy piece on the line can hold a
+        // jump (the search asks this at every node, mulás flying far).
+        let g = &self.geo;
+        if !seq.king {
+            if g.near[from as usize] & seq.enemy != 0 {
+                walk_jumps_in(&g.next, occ, seq.enemy, false, from, 0xFF, |j| {
+                    out.push(Hop { to: j.to, victim: j.victim, dir: j.dir, steps: j.steps })
+                });
+            }
+            return;
+        }
+        for d in 0..8 {
+            let ray = g.ray[d][from as usize];
+            if ray & seq.enemy == 0 {
+                continue;
+            }
+            let Some(k) = g.delta[d] else {
+                walk_jumps_in(&g.next, occ, seq.enemy, true, from, 1 << d, |j| {
+                    out.push(Hop { to: j.to, victim: j.victim, dir: j.dir, steps: j.steps })
+                });
+                continue;
+            };
+            // Along a ray the lattice index moves by `k` per step: the
+            // nearest point of a set is its lowest bit for k > 0, its highest
+            // for k < 0; landings are pushed nearest first, as a walk would.
+            let nearest = |set: u128| if k > 0 { set.trailing_zeros() } else { 127 - set.leading_zeros() } as usize;
+            let victim = nearest(ray & occ);
+            if seq.enemy >> victim & 1 == 0 {
+                continue;
+            }
+            let behind = g.ray[d][victim];
+            let mut land = match behind & occ {
+                0 => behind,
+                blocked => behind & !(g.ray[d][nearest(blocked)] | 1u128 << nearest(blocked)),
+            };
+            let step = k.unsigned_abs() as i32;
+            while land != 0 {
+                let to = nearest(land);
+                land &= !(1u128 << to);
+                let steps = ((to as i32 - from as i32).abs() / step) as u8;
+                out.push(Hop { to: to as u8, victim: victim as u8, dir: d as u8, steps });
+            }
+        }
     }
 
     /// Makes hop `h` of the piece on `from` in the search.
