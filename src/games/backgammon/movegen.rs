@@ -57,19 +57,65 @@ fn max_doubles(p: &Pos, d: usize, n: u32, max_src: usize) -> u32 {
     best
 }
 
-/// Whether any checker can move by `d`.
-#[inline]
-fn any_move(p: &Pos, d: usize) -> bool {
-    let hi = p.highest();
-    (1..=hi).any(|s| p.can_move(s, d, hi))
+/// A position as two point sets of the side to move (bit `s` = point `s`,
+/// [`BAR`] = 25): `me`, the points 1..=25 holding its checkers, and `open`,
+/// the points 1..=24 it may land on (at most one opposing checker). A
+/// move changes `me` only: hitting a blot leaves its point open.
+#[derive(Copy, Clone)]
+struct Sets {
+    me: u32,
+    open: u32,
 }
 
-/// Whether both dice `a` then `b` can be played starting with a checker from `s`.
-#[inline]
-fn two_from(p: &Pos, s: usize, a: usize, b: usize) -> bool {
-    let mut q = *p;
-    q.play(s, a);
-    any_move(&q, b)
+impl Sets {
+    #[inline]
+    fn of(p: &Pos) -> Sets {
+        // Byte tests over a padded copy: the compiler makes them a few vector
+        // compares instead of 50 scalar ones.
+        let bits = |side: &[u8; 26], test: fn(u8) -> bool| {
+            let mut b = [0u8; 32];
+            b[..26].copy_from_slice(side);
+            b.iter().enumerate().fold(0u32, |m, (i, &x)| m | (test(x) as u32) << i)
+        };
+        let me = bits(&p.me, |x| x > 0) & !1;
+        // Opposing point `i` is the mover's point `25 - i`: reversing the
+        // 32 bits puts `i` at `31 - i`, six too high.
+        let open = (bits(&p.opp, |x| x <= 1).reverse_bits() >> 6) & 0x1FF_FFFE;
+        Sets { me, open }
+    }
+
+    /// Every source that can move a checker by `d`: [`Pos::can_move`] for
+    /// all points at once.
+    #[inline]
+    fn sources(self, d: usize) -> u32 {
+        let hi = if self.me == 0 { 0 } else { 31 - self.me.leading_zeros() as usize };
+        if hi == BAR {
+            return ((self.open >> (BAR - d) & 1) as u32) << BAR;
+        }
+        // A checker above `d` lands on point `s - d` if it is open.
+        let mut s = self.me & self.open << d & !((2u32 << d) - 1);
+        if (1..=6).contains(&hi) {
+            // Bearing off: exactly from `d`, or from the highest point below `d`.
+            s |= self.me & 1 << d;
+            if hi < d {
+                s |= 1 << hi;
+            }
+        }
+        s
+    }
+
+    /// The sets after the checker on `s` (one of `count` there) moves by `d`.
+    #[inline]
+    fn after(self, s: usize, count: u8, d: usize) -> Sets {
+        let mut me = self.me;
+        if count == 1 {
+            me &= !(1 << s);
+        }
+        if s > d {
+            me |= 1 << (s - d);
+        }
+        Sets { me, open: self.open }
+    }
 }
 
 /// The legal checker moves at a decision with dice `left` still to play
@@ -77,38 +123,33 @@ fn two_from(p: &Pos, s: usize, a: usize, b: usize) -> bool {
 /// played (a forced pass at the start of a turn, the end of the turn otherwise).
 pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
     let mut mask = [0u64; 3];
-    let hi = p.highest();
     let bit = |s: usize, d: usize| (if s == BAR { 0 } else { s }) * 6 + d - 1;
     match *left {
         [] => {}
         [d] => {
             let d = d as usize;
-            for s in 1..=hi {
-                if p.can_move(s, d, hi) {
-                    mask_set(&mut mask, bit(s, d));
-                }
+            for s in crate::bits::SetBits(Sets::of(p).sources(d)) {
+                mask_set(&mut mask, bit(s, d));
             }
         }
         [a, b] if a != b => {
             let (a, b) = (a as usize, b as usize);
+            let sets = Sets::of(p);
             let mut both = false;
-            for s in 1..=hi {
-                if p.can_move(s, a, hi) && two_from(p, s, a, b) {
-                    mask_set(&mut mask, bit(s, a));
-                    both = true;
-                }
-                if p.can_move(s, b, hi) && two_from(p, s, b, a) {
-                    mask_set(&mut mask, bit(s, b));
-                    both = true;
+            // A first move is legal when the other die can still be played after it.
+            for (x, y) in [(a, b), (b, a)] {
+                for s in crate::bits::SetBits(sets.sources(x)) {
+                    if sets.after(s, p.me[s], x).sources(y) != 0 {
+                        mask_set(&mut mask, bit(s, x));
+                        both = true;
+                    }
                 }
             }
             if !both {
                 // Only one die can be used: the larger if it can (spec: moves).
                 for d in [a, b] {
-                    for s in 1..=hi {
-                        if p.can_move(s, d, hi) {
-                            mask_set(&mut mask, bit(s, d));
-                        }
+                    for s in crate::bits::SetBits(sets.sources(d)) {
+                        mask_set(&mut mask, bit(s, d));
                     }
                     if !mask_is_empty(&mask) {
                         break;
@@ -117,6 +158,7 @@ pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
             }
         }
         _ => {
+            let hi = p.highest();
             let d = left[0] as usize;
             let n = left.len() as u32;
             let most = max_doubles(p, d, n, BAR);
