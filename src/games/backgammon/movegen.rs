@@ -288,3 +288,57 @@ pub fn distinct_ends(p: &Pos, left: &[u8], buf: &mut Vec<Pos>) {
     buf.sort_unstable();
     buf.dedup();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng_from_seed;
+    use rand::RngExt;
+
+    /// Random placements of both sides' checkers (half of them with the
+    /// mover's checkers all home, so that bearing off is tested too).
+    fn random_pos(seed: u64) -> Pos {
+        let mut rng = rng_from_seed(seed);
+        let mut p = Pos { me: [0; 26], opp: [0; 26] };
+        let home_only = seed % 2 == 0;
+        for _ in 0..15 {
+            loop {
+                let i = if home_only { rng.random_range(0..=6) } else { rng.random_range(0..=BAR) };
+                // A point holds one side's checkers only (mover's i = opponent's 25 - i).
+                if i == 0 || i == BAR || p.opp[25 - i] == 0 {
+                    p.me[i] += 1;
+                    break;
+                }
+            }
+        }
+        for _ in 0..15 {
+            loop {
+                let i = rng.random_range(0..=BAR);
+                if i == 0 || i == BAR || p.me[25 - i] == 0 {
+                    p.opp[i] += 1;
+                    break;
+                }
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn point_sets_give_the_sources_can_move_gives_and_follow_a_move() {
+        for seed in 0..3000 {
+            let p = random_pos(seed);
+            let sets = Sets::of(&p);
+            let hi = p.highest();
+            for d in 1..=6 {
+                let want = (1..=BAR).filter(|&s| p.can_move(s, d, hi)).fold(0u32, |m, s| m | 1 << s);
+                assert_eq!(sets.sources(d), want, "die {d} at {p:?}");
+                for s in crate::bits::SetBits(want) {
+                    let mut q = p;
+                    q.play(s, d);
+                    let (got, moved) = (sets.after(s, p.me[s], d), Sets::of(&q));
+                    assert_eq!((got.me, got.open), (moved.me, moved.open), "{s}/{d} at {p:?}");
+                }
+            }
+        }
+    }
+}
