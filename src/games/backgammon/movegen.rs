@@ -34,25 +34,29 @@ pub fn mask_is_empty(mask: &Mask) -> bool {
 /// The most of `n` dice showing `d` that can be played using sources `<= max_src`
 /// in non-increasing order; stops searching once all `n` are found.
 fn max_doubles(p: &Pos, d: usize, n: u32, max_src: usize) -> u32 {
+    max_doubles_in(p, Sets::of(p), d, n, max_src)
+}
+
+/// [`max_doubles`] with `p`'s point sets known (each move updates them).
+fn max_doubles_in(p: &Pos, sets: Sets, d: usize, n: u32, max_src: usize) -> u32 {
     if n == 0 {
         return 0;
     }
-    let hi = p.highest();
     let mut best = 0;
-    let mut s = max_src.min(hi);
-    while s >= 1 {
-        if p.can_move(s, d, hi) {
-            let mut q = *p;
-            q.play(s, d);
-            let r = 1 + max_doubles(&q, d, n - 1, s);
-            if r > best {
-                best = r;
-                if best == n {
-                    return n;
-                }
+    let mut src = sets.sources(d) & ((2u32 << max_src) - 1);
+    while src != 0 {
+        // Highest source first, as the order of the search requires.
+        let s = 31 - src.leading_zeros() as usize;
+        src &= !(1 << s);
+        let mut q = *p;
+        q.play(s, d);
+        let r = 1 + max_doubles_in(&q, sets.after(s, p.me[s], d), d, n - 1, s);
+        if r > best {
+            best = r;
+            if best == n {
+                return n;
             }
         }
-        s -= 1;
     }
     best
 }
@@ -158,20 +162,18 @@ pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
             }
         }
         _ => {
-            let hi = p.highest();
             let d = left[0] as usize;
             let n = left.len() as u32;
-            let most = max_doubles(p, d, n, BAR);
+            let sets = Sets::of(p);
+            let most = max_doubles_in(p, sets, d, n, BAR);
             if most == 0 {
                 return mask;
             }
-            for s in 1..=hi {
-                if p.can_move(s, d, hi) {
-                    let mut q = *p;
-                    q.play(s, d);
-                    if most == 1 || max_doubles(&q, d, most - 1, BAR) == most - 1 {
-                        mask_set(&mut mask, bit(s, d));
-                    }
+            for s in crate::bits::SetBits(sets.sources(d)) {
+                let mut q = *p;
+                q.play(s, d);
+                if most == 1 || max_doubles_in(&q, sets.after(s, p.me[s], d), d, most - 1, BAR) == most - 1 {
+                    mask_set(&mut mask, bit(s, d));
                 }
             }
         }
