@@ -9,6 +9,12 @@
 //!   within the node budget; the count is checked against the table (a
 //!   benchmark checks what it times).
 //!
+//! `--perft-published` runs only perft from the start position to the depths
+//! of `benches/data/perft_published.txt`, whose rows are other engines'
+//! published counts and times: our count is checked against the published
+//! one, and our nodes per second (best of three runs, one thread) are printed
+//! next to theirs.
+//!
 //! `--profile STEPS [--envs N]` runs only a one-thread rollout of STEPS steps
 //! of N (1024) envs per game (for `perf record` / `perf stat`, whose instruction counts
 //! do not depend on the machine's load as wall-clock time does).
@@ -78,6 +84,63 @@ fn first_perft_block(id: &str) -> Option<PerftBlock> {
     block
 }
 
+/// CPU seconds this thread has run (Linux `/proc/thread-self/stat`, clock
+/// ticks of 1/100 s), or `None` elsewhere: on a shared machine the CPU time
+/// of a long single-threaded run is steadier than its wall-clock time.
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name, which is in parentheses: state is field 3,
+    // utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    Some((f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?) as f64 / 100.0)
+}
+
+/// `--perft-published`: our perft next to the published rows of
+/// `benches/data/perft_published.txt` (see the file for its format).
+fn perft_published(wanted: &[&str]) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/perft_published.txt");
+    let text = std::fs::read_to_string(&path).expect("benches/data/perft_published.txt");
+    println!(
+        "{:<14}{:>6}{:>12}{:>14}{:>14}{:>16}{:>12}  published engine",
+        "game", "depth", "nodes", "ours wall/s", "ours CPU/s", "theirs nodes/s", "CPU ratio"
+    );
+    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        let mut parts = line.split('|').map(str::trim);
+        let (row, engine) = (parts.next().unwrap(), parts.next().unwrap_or(""));
+        let f: Vec<&str> = row.split_whitespace().collect();
+        let (id, depth, nodes, ms): (&str, u32, u64, f64) =
+            (f[0], f[1].parse().unwrap(), f[2].parse().unwrap(), f[3].parse().unwrap());
+        if !wanted.is_empty() && !wanted.contains(&id) {
+            continue;
+        }
+        let game = registry::find(id).expect("a registered game").make(&[]).expect("default options build");
+        let state = game.new_state(0);
+        let (mut wall, mut cpu) = (f64::INFINITY, f64::INFINITY);
+        for _ in 0..3 {
+            let (t, c) = (Instant::now(), thread_cpu_seconds());
+            let got = state.perft(depth).unwrap();
+            wall = wall.min(t.elapsed().as_secs_f64());
+            if let (Some(c0), Some(c1)) = (c, thread_cpu_seconds()) {
+                cpu = cpu.min(c1 - c0);
+            }
+            assert_eq!(got, nodes, "{id} perft({depth}) against the published count");
+        }
+        let theirs = nodes as f64 / (ms / 1000.0);
+        let ours_cpu = if cpu.is_finite() && cpu > 0.0 { nodes as f64 / cpu } else { f64::NAN };
+        println!(
+            "{:<14}{:>6}{:>12}{:>14}{:>14}{:>16}{:>11.2}x  {engine}",
+            id,
+            depth,
+            nodes,
+            human(nodes as f64 / wall),
+            human(ours_cpu),
+            human(theirs),
+            ours_cpu / theirs
+        );
+    }
+}
+
 fn human(x: f64) -> String {
     match x {
         x if x >= 1e9 => format!("{:.2}G", x / 1e9),
@@ -98,6 +161,10 @@ fn main() {
         .map(|(_, s)| s.as_str())
         .collect();
     let envs: usize = args.iter().position(|a| a == "--envs").map_or(1024, |i| args[i + 1].parse().expect("--envs N"));
+    if args.iter().any(|a| a == "--perft-published") {
+        perft_published(&wanted);
+        return;
+    }
     if let Some(steps) = profile {
         for entry in registry::entries().iter().filter(|e| wanted.is_empty() || wanted.contains(&e.id)) {
             let game = entry.make(&[]).expect("default options build");

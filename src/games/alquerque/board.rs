@@ -115,6 +115,16 @@ pub struct Geometry {
     pub far_rank: [u128; 2],
     /// Points per rank, bottom to top (for position strings).
     pub rank_len: [u8; 9],
+    /// Per direction, the points that have a next point in it.
+    pub has_next: [u128; 8],
+    /// Per direction, the lattice step `next - point`, when every line step in
+    /// that direction is the same one (both boards: then a whole set of points
+    /// moves along a direction with one shift, see [`Geometry::before`]).
+    pub delta: [Option<i8>; 8],
+    /// `ray[d][p]`: the points after `p` along its line in direction `d`.
+    pub ray: [[u128; 81]; 8],
+    /// `near[p]`: the points one step from `p` in any direction.
+    pub near: [u128; 81],
 }
 
 impl Geometry {
@@ -145,7 +155,50 @@ impl Geometry {
             }
         }
         let rank = |r: u8| (0..9).map(|f| Point::new(f, r).bit()).fold(0, |a, b| a | b) & points;
-        Geometry { name, points, next, ordinal, by_ordinal, far_rank: [rank(8), rank(0)], rank_len }
+        let mut has_next = [0u128; 8];
+        let mut delta = [None; 8];
+        for d in 0..8 {
+            let steps: Vec<i8> =
+                (0..81u8).filter(|&l| next[d][l as usize] != NONE).map(|l| next[d][l as usize] as i8 - l as i8).collect();
+            has_next[d] = (0..81u8).filter(|&l| next[d][l as usize] != NONE).fold(0, |a, l| a | 1u128 << l);
+            delta[d] = steps.first().copied().filter(|&x| steps.iter().all(|&y| y == x));
+        }
+        let mut ray = [[0u128; 81]; 8];
+        let mut near = [0u128; 81];
+        for d in 0..8 {
+            for l in 0..81 {
+                let mut q = next[d][l];
+                if q != NONE {
+                    near[l] |= 1u128 << q;
+                }
+                while q != NONE {
+                    ray[d][l] |= 1u128 << q;
+                    q = next[d][q as usize];
+                }
+            }
+        }
+        Geometry {
+            name,
+            points,
+            next,
+            ordinal,
+            by_ordinal,
+            far_rank: [rank(8), rank(0)],
+            rank_len,
+            has_next,
+            delta,
+            ray,
+            near,
+        }
+    }
+
+    /// The points whose next point in direction `d` is in `set`; `None` when
+    /// the direction's steps differ from point to point (no board here).
+    #[inline]
+    pub fn before(&self, d: usize, set: u128) -> Option<u128> {
+        let k = self.delta[d]?;
+        let moved = if k >= 0 { set >> k as u32 } else { set << (-k) as u32 };
+        Some(moved & self.has_next[d])
     }
 
     /// Kharbaga: the 5x5 grid of a 4x4-square board (orthogonal steps of two
@@ -275,6 +328,23 @@ mod tests {
         assert_eq!(g.step(p("b1"), Dir::NW), None);
         assert_eq!(g.step(p("b1"), Dir::N), Some(p("b2")));
         assert_eq!(g.step(p("b2"), Dir::SW), Some(p("a1")));
+    }
+
+    #[test]
+    fn shifted_sets_agree_with_the_next_point_table() {
+        for g in [Geometry::kharbaga(), Geometry::zamma()] {
+            for d in 0..8 {
+                assert!(g.delta[d].is_some(), "{} direction {d} has one lattice step", g.name);
+                // A set that is not a board-only pattern: every third lattice point.
+                let set = (0..81u32).filter(|l| l % 3 == 0).fold(0u128, |a, l| a | 1u128 << l);
+                let want = (0..81u8)
+                    .filter(|&l| g.next[d][l as usize] != NONE && set >> g.next[d][l as usize] & 1 != 0)
+                    .fold(0u128, |a, l| a | 1u128 << l);
+                assert_eq!(g.before(d, set), Some(want), "{} direction {d}", g.name);
+            }
+        }
+        assert_eq!(Geometry::kharbaga().delta[Dir::E as usize], Some(2));
+        assert_eq!(Geometry::zamma().delta[Dir::N as usize], Some(9));
     }
 
     #[test]

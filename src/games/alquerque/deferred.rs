@@ -152,8 +152,23 @@ pub struct Situation {
 /// the lines; a pawn (`king` false) jumps the adjacent piece, a mulá flies.
 /// Immediate removal asks this for one point at a time: building a whole
 /// [`Maze`] for it cost ten times the rest of a step.
-pub fn walk_jumps(next: &[[u8; 81]; 8], occ: u128, enemy: u128, king: bool, p: u8, mut f: impl FnMut(Jump)) {
-    for d in 0..8u8 {
+pub fn walk_jumps(next: &[[u8; 81]; 8], occ: u128, enemy: u128, king: bool, p: u8, f: impl FnMut(Jump)) {
+    walk_jumps_in(next, occ, enemy, king, p, 0xFF, f)
+}
+
+/// [`walk_jumps`] in the directions of the set `dirs` only (bit `d`: direction `d`).
+#[inline]
+pub fn walk_jumps_in(
+    next: &[[u8; 81]; 8],
+    occ: u128,
+    enemy: u128,
+    king: bool,
+    p: u8,
+    dirs: u8,
+    mut f: impl FnMut(Jump),
+) {
+    for d in crate::bits::SetBits(dirs as u64) {
+        let d = d as u8;
         let line = &next[d as usize];
         if !king {
             let a = line[p as usize];

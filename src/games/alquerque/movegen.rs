@@ -13,7 +13,7 @@
 //! counts `best` exactly from the jump graph and lists where a turn can end.
 
 use super::board::{Dir, Point, NONE};
-use super::deferred::{walk_jumps, Jump, JumpSet, Maze, Situation};
+use super::deferred::{walk_jumps, walk_jumps_in, Jump, JumpSet, Maze, Situation};
 use super::rules::Alquerque;
 use super::state::State;
 use crate::core::{Action, Applied, Outcome, Player};
@@ -76,9 +76,49 @@ impl Alquerque {
     /// The capture hops of the piece on `from`, given the occupancy of `seq`.
     fn hops(&self, seq: &Seq, from: u8, out: &mut HopBuf) {
         let occ = (seq.own & !(1u128 << from)) | seq.enemy;
-        walk_jumps(&self.geo.next, occ, seq.enemy, seq.king, from, |j| {
-            out.push(Hop { to: j.to, victim: j.victim, dir: j.dir, steps: j.steps })
-        });
+        // Only the directions with an enemy piece on the line can hold a
+        // jump (the search asks this at every node, mulás flying far).
+        let g = &self.geo;
+        if !seq.king {
+            if g.near[from as usize] & seq.enemy != 0 {
+                walk_jumps_in(&g.next, occ, seq.enemy, false, from, 0xFF, |j| {
+                    out.push(Hop { to: j.to, victim: j.victim, dir: j.dir, steps: j.steps })
+                });
+            }
+            return;
+        }
+        for d in 0..8 {
+            let ray = g.ray[d][from as usize];
+            if ray & seq.enemy == 0 {
+                continue;
+            }
+            let Some(k) = g.delta[d] else {
+                walk_jumps_in(&g.next, occ, seq.enemy, true, from, 1 << d, |j| {
+                    out.push(Hop { to: j.to, victim: j.victim, dir: j.dir, steps: j.steps })
+                });
+                continue;
+            };
+            // Along a ray the lattice index moves by `k` per step: the
+            // nearest point of a set is its lowest bit for k > 0, its highest
+            // for k < 0; landings are pushed nearest first, as a walk would.
+            let nearest = |set: u128| if k > 0 { set.trailing_zeros() } else { 127 - set.leading_zeros() } as usize;
+            let victim = nearest(ray & occ);
+            if seq.enemy >> victim & 1 == 0 {
+                continue;
+            }
+            let behind = g.ray[d][victim];
+            let mut land = match behind & occ {
+                0 => behind,
+                blocked => behind & !(g.ray[d][nearest(blocked)] | 1u128 << nearest(blocked)),
+            };
+            let step = k.unsigned_abs() as i32;
+            while land != 0 {
+                let to = nearest(land);
+                land &= !(1u128 << to);
+                let steps = ((to as i32 - from as i32).abs() / step) as u8;
+                out.push(Hop { to: to as u8, victim: victim as u8, dir: d as u8, steps });
+            }
+        }
     }
 
     /// Makes hop `h` of the piece on `from` in the search.
@@ -151,6 +191,33 @@ impl Alquerque {
         }
     }
 
+    /// The pieces among `movers` (the side to move's, at a turn's start)
+    /// that have a capture hop: the pawns found for all at once by shifting
+    /// sets along each direction (a pawn on `p` jumps in `d` when the next
+    /// point is an enemy and the one after it empty), the mulás by walking
+    /// their lines.
+    pub(super) fn capturers(&self, s: &State, movers: u128) -> u128 {
+        let enemy = s.pieces[s.side.other().index()];
+        let occ = s.occupied();
+        let empty = self.geo.points & !occ;
+        let pawns = movers & !s.kings;
+        let mut found = 0u128;
+        for d in 0..8 {
+            match self.geo.before(d, empty).and_then(|landing| self.geo.before(d, enemy & landing)) {
+                Some(from) => found |= pawns & from,
+                None => return movers,
+            }
+        }
+        for k in crate::bits::SetBits(movers & s.kings) {
+            let mut any = false;
+            walk_jumps(&self.geo.next, occ, enemy, true, k as u8, |_| any = true);
+            if any {
+                found |= 1u128 << k;
+            }
+        }
+        found
+    }
+
     /// Pieces of the opponent that a sequence can still capture.
     #[inline]
     fn capturable(&self, s: &State) -> u32 {
@@ -161,7 +228,13 @@ impl Alquerque {
     /// sequence at this decision; returns the maximum (0: no capture).
     pub(super) fn for_each_best_hop(&self, s: &State, mut f: impl FnMut(u8, &Hop)) -> u32 {
         let me = s.side.index();
-        let movers = if s.mid_turn() { 1u128 << s.capturing } else { s.pieces[me] };
+        // At a turn's start only a piece with a first hop can begin a
+        // sequence (in either removal mode nothing is jumped yet), and most
+        // turns have none: the search runs for those pieces only.
+        let movers = if s.mid_turn() { 1u128 << s.capturing } else { self.capturers(s, s.pieces[me]) };
+        if movers == 0 {
+            return 0;
+        }
         if self.deferred {
             return self.for_each_best_deferred_hop(s, movers, f);
         }
@@ -326,18 +399,7 @@ impl Alquerque {
             }
         }
         // Only captures are left: any capture hop starts a legal sequence.
-        let mut bits = s.pieces[me];
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let seq = self.seq_of(s, from);
-            let mut buf = HopBuf::new();
-            self.hops(&seq, from, &mut buf);
-            if buf.n > 0 {
-                return true;
-            }
-        }
-        false
+        self.capturers(s, s.pieces[me]) != 0
     }
 
     /// The action of moving the piece on `from` `steps` points in absolute

@@ -687,3 +687,43 @@ fn deferred_wandering_rejump_is_legal_exactly_while_the_maximum_stays_reachable(
     assert_eq!(hop(&r, &mut line, "c1xc3"), Applied::MidTurn);
     assert_eq!(decision_names(&r, &line), strs(&["c3xc5"]));
 }
+
+#[test]
+fn pieces_able_to_capture_found_by_set_shifts_are_those_with_a_capture_hop() {
+    use super::deferred::walk_jumps;
+    // Along random games of both boards (positions with mulás included),
+    // at every turn's start: the shifted-set test finds exactly the pieces
+    // of the side to move from which a walk along the lines finds a jump.
+    for (board, removal) in CONFIGS {
+        let r = rules(board, removal);
+        let mut rng = rng_from_seed(11);
+        let mut checked = [0u32; 2];
+        for _ in 0..30 {
+            let mut s = r.initial_state(&mut rng);
+            // Mulás alone may shuffle for ever: a cap on the game's decisions.
+            for _ in 0..400 {
+                if s.outcome.is_some() {
+                    break;
+                }
+                if !s.mid_turn() {
+                    let me = s.side.index();
+                    let (own, enemy) = (s.pieces[me], s.pieces[1 - me]);
+                    let mut want = 0u128;
+                    for p in crate::bits::SetBits(own) {
+                        let mut any = false;
+                        let occ = (own & !(1u128 << p)) | enemy;
+                        walk_jumps(&r.geo.next, occ, enemy, s.kings >> p & 1 != 0, p as u8, |_| any = true);
+                        want |= (any as u128) << p;
+                    }
+                    assert_eq!(r.capturers(&s, own), want, "{}", r.to_position(&s));
+                    checked[(want != 0) as usize] += 1;
+                }
+                let mut legal = Vec::new();
+                r.for_each_legal(&s, |a| legal.push(a));
+                let a = legal[rng.random_range(0..legal.len())];
+                r.apply(&mut s, a, &mut rng);
+            }
+        }
+        assert!(checked[0] > 100 && checked[1] > 100, "{board:?}: {checked:?} positions without / with a capture");
+    }
+}

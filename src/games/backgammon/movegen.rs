@@ -34,42 +34,92 @@ pub fn mask_is_empty(mask: &Mask) -> bool {
 /// The most of `n` dice showing `d` that can be played using sources `<= max_src`
 /// in non-increasing order; stops searching once all `n` are found.
 fn max_doubles(p: &Pos, d: usize, n: u32, max_src: usize) -> u32 {
+    max_doubles_in(p, Sets::of(p), d, n, max_src)
+}
+
+/// [`max_doubles`] with `p`'s point sets known (each move updates them).
+fn max_doubles_in(p: &Pos, sets: Sets, d: usize, n: u32, max_src: usize) -> u32 {
     if n == 0 {
         return 0;
     }
-    let hi = p.highest();
     let mut best = 0;
-    let mut s = max_src.min(hi);
-    while s >= 1 {
-        if p.can_move(s, d, hi) {
-            let mut q = *p;
-            q.play(s, d);
-            let r = 1 + max_doubles(&q, d, n - 1, s);
-            if r > best {
-                best = r;
-                if best == n {
-                    return n;
-                }
+    let mut src = sets.sources(d) & ((2u32 << max_src) - 1);
+    while src != 0 {
+        // Highest source first, as the order of the search requires.
+        let s = 31 - src.leading_zeros() as usize;
+        src &= !(1 << s);
+        let mut q = *p;
+        q.play(s, d);
+        let r = 1 + max_doubles_in(&q, sets.after(s, p.me[s], d), d, n - 1, s);
+        if r > best {
+            best = r;
+            if best == n {
+                return n;
             }
         }
-        s -= 1;
     }
     best
 }
 
-/// Whether any checker can move by `d`.
-#[inline]
-fn any_move(p: &Pos, d: usize) -> bool {
-    let hi = p.highest();
-    (1..=hi).any(|s| p.can_move(s, d, hi))
+/// A position as two point sets of the side to move (bit `s` = point `s`,
+/// [`BAR`] = 25): `me`, the points 1..=25 holding its checkers, and `open`,
+/// the points 1..=24 it may land on (at most one opposing checker). A
+/// move changes `me` only: hitting a blot leaves its point open.
+#[derive(Copy, Clone)]
+struct Sets {
+    me: u32,
+    open: u32,
 }
 
-/// Whether both dice `a` then `b` can be played starting with a checker from `s`.
-#[inline]
-fn two_from(p: &Pos, s: usize, a: usize, b: usize) -> bool {
-    let mut q = *p;
-    q.play(s, a);
-    any_move(&q, b)
+impl Sets {
+    #[inline]
+    fn of(p: &Pos) -> Sets {
+        // Byte tests over a padded copy: the compiler makes them a few vector
+        // compares instead of 50 scalar ones.
+        let bits = |side: &[u8; 26], test: fn(u8) -> bool| {
+            let mut b = [0u8; 32];
+            b[..26].copy_from_slice(side);
+            b.iter().enumerate().fold(0u32, |m, (i, &x)| m | (test(x) as u32) << i)
+        };
+        let me = bits(&p.me, |x| x > 0) & !1;
+        // Opposing point `i` is the mover's point `25 - i`: reversing the
+        // 32 bits puts `i` at `31 - i`, six too high.
+        let open = (bits(&p.opp, |x| x <= 1).reverse_bits() >> 6) & 0x1FF_FFFE;
+        Sets { me, open }
+    }
+
+    /// Every source that can move a checker by `d`: [`Pos::can_move`] for
+    /// all points at once.
+    #[inline]
+    fn sources(self, d: usize) -> u32 {
+        let hi = if self.me == 0 { 0 } else { 31 - self.me.leading_zeros() as usize };
+        if hi == BAR {
+            return ((self.open >> (BAR - d) & 1) as u32) << BAR;
+        }
+        // A checker above `d` lands on point `s - d` if it is open.
+        let mut s = self.me & self.open << d & !((2u32 << d) - 1);
+        if (1..=6).contains(&hi) {
+            // Bearing off: exactly from `d`, or from the highest point below `d`.
+            s |= self.me & 1 << d;
+            if hi < d {
+                s |= 1 << hi;
+            }
+        }
+        s
+    }
+
+    /// The sets after the checker on `s` (one of `count` there) moves by `d`.
+    #[inline]
+    fn after(self, s: usize, count: u8, d: usize) -> Sets {
+        let mut me = self.me;
+        if count == 1 {
+            me &= !(1 << s);
+        }
+        if s > d {
+            me |= 1 << (s - d);
+        }
+        Sets { me, open: self.open }
+    }
 }
 
 /// The legal checker moves at a decision with dice `left` still to play
@@ -77,38 +127,33 @@ fn two_from(p: &Pos, s: usize, a: usize, b: usize) -> bool {
 /// played (a forced pass at the start of a turn, the end of the turn otherwise).
 pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
     let mut mask = [0u64; 3];
-    let hi = p.highest();
     let bit = |s: usize, d: usize| (if s == BAR { 0 } else { s }) * 6 + d - 1;
     match *left {
         [] => {}
         [d] => {
             let d = d as usize;
-            for s in 1..=hi {
-                if p.can_move(s, d, hi) {
-                    mask_set(&mut mask, bit(s, d));
-                }
+            for s in crate::bits::SetBits(Sets::of(p).sources(d)) {
+                mask_set(&mut mask, bit(s, d));
             }
         }
         [a, b] if a != b => {
             let (a, b) = (a as usize, b as usize);
+            let sets = Sets::of(p);
             let mut both = false;
-            for s in 1..=hi {
-                if p.can_move(s, a, hi) && two_from(p, s, a, b) {
-                    mask_set(&mut mask, bit(s, a));
-                    both = true;
-                }
-                if p.can_move(s, b, hi) && two_from(p, s, b, a) {
-                    mask_set(&mut mask, bit(s, b));
-                    both = true;
+            // A first move is legal when the other die can still be played after it.
+            for (x, y) in [(a, b), (b, a)] {
+                for s in crate::bits::SetBits(sets.sources(x)) {
+                    if sets.after(s, p.me[s], x).sources(y) != 0 {
+                        mask_set(&mut mask, bit(s, x));
+                        both = true;
+                    }
                 }
             }
             if !both {
                 // Only one die can be used: the larger if it can (spec: moves).
                 for d in [a, b] {
-                    for s in 1..=hi {
-                        if p.can_move(s, d, hi) {
-                            mask_set(&mut mask, bit(s, d));
-                        }
+                    for s in crate::bits::SetBits(sets.sources(d)) {
+                        mask_set(&mut mask, bit(s, d));
                     }
                     if !mask_is_empty(&mask) {
                         break;
@@ -119,17 +164,16 @@ pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
         _ => {
             let d = left[0] as usize;
             let n = left.len() as u32;
-            let most = max_doubles(p, d, n, BAR);
+            let sets = Sets::of(p);
+            let most = max_doubles_in(p, sets, d, n, BAR);
             if most == 0 {
                 return mask;
             }
-            for s in 1..=hi {
-                if p.can_move(s, d, hi) {
-                    let mut q = *p;
-                    q.play(s, d);
-                    if most == 1 || max_doubles(&q, d, most - 1, BAR) == most - 1 {
-                        mask_set(&mut mask, bit(s, d));
-                    }
+            for s in crate::bits::SetBits(sets.sources(d)) {
+                let mut q = *p;
+                q.play(s, d);
+                if most == 1 || max_doubles_in(&q, sets.after(s, p.me[s], d), d, most - 1, BAR) == most - 1 {
+                    mask_set(&mut mask, bit(s, d));
                 }
             }
         }
@@ -245,4 +289,58 @@ pub fn distinct_ends(p: &Pos, left: &[u8], buf: &mut Vec<Pos>) {
     for_each_complete(p, left, &mut |end, _| buf.push(*end));
     buf.sort_unstable();
     buf.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng_from_seed;
+    use rand::RngExt;
+
+    /// Random placements of both sides' checkers (half of them with the
+    /// mover's checkers all home, so that bearing off is tested too).
+    fn random_pos(seed: u64) -> Pos {
+        let mut rng = rng_from_seed(seed);
+        let mut p = Pos { me: [0; 26], opp: [0; 26] };
+        let home_only = seed % 2 == 0;
+        for _ in 0..15 {
+            loop {
+                let i = if home_only { rng.random_range(0..=6) } else { rng.random_range(0..=BAR) };
+                // A point holds one side's checkers only (mover's i = opponent's 25 - i).
+                if i == 0 || i == BAR || p.opp[25 - i] == 0 {
+                    p.me[i] += 1;
+                    break;
+                }
+            }
+        }
+        for _ in 0..15 {
+            loop {
+                let i = rng.random_range(0..=BAR);
+                if i == 0 || i == BAR || p.me[25 - i] == 0 {
+                    p.opp[i] += 1;
+                    break;
+                }
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn point_sets_give_the_sources_can_move_gives_and_follow_a_move() {
+        for seed in 0..3000 {
+            let p = random_pos(seed);
+            let sets = Sets::of(&p);
+            let hi = p.highest();
+            for d in 1..=6 {
+                let want = (1..=BAR).filter(|&s| p.can_move(s, d, hi)).fold(0u32, |m, s| m | 1 << s);
+                assert_eq!(sets.sources(d), want, "die {d} at {p:?}");
+                for s in crate::bits::SetBits(want) {
+                    let mut q = p;
+                    q.play(s, d);
+                    let (got, moved) = (sets.after(s, p.me[s], d), Sets::of(&q));
+                    assert_eq!((got.me, got.open), (moved.me, moved.open), "{s}/{d} at {p:?}");
+                }
+            }
+        }
+    }
 }

@@ -254,6 +254,13 @@ impl Engine {
 
     /// Plain moves: `f(from, to, king_after)`.
     pub fn quiet_moves(&self, b: &Board, side: usize, f: &mut impl FnMut(u8, u8, bool)) {
+        self.quiet_steps(b, side, &mut |from, to, _, _, king| f(from, to, king));
+    }
+
+    /// Plain moves with their direction and distance, in the order of
+    /// [`Engine::quiet_moves`]: `f(from, to, dir, dist, king_after)` (the
+    /// action encoding needs the direction, which the walk already knows).
+    pub fn quiet_steps(&self, b: &Board, side: usize, f: &mut impl FnMut(u8, u8, usize, u8, bool)) {
         let g = &self.geo;
         let occ = b.occupied();
         let mut men = b.men[side];
@@ -263,7 +270,7 @@ impl Engine {
             for &d in &FORWARD[side] {
                 let t = g.step[p as usize][d];
                 if t != NONE && occ & bit(t) == 0 {
-                    f(p, t, g.far_row[side] & bit(t) != 0);
+                    f(p, t, d, 1, g.far_row[side] & bit(t) != 0);
                 }
             }
         }
@@ -274,11 +281,11 @@ impl Engine {
             for d in 0..4 {
                 let len = g.ray_len[p as usize][d] as usize;
                 let max = if self.preset.flying { len } else { len.min(1) };
-                for &t in &g.ray[p as usize][d][..max] {
+                for (k, &t) in g.ray[p as usize][d][..max].iter().enumerate() {
                     if occ & bit(t) != 0 {
                         break;
                     }
-                    f(p, t, true);
+                    f(p, t, d, k as u8 + 1, true);
                 }
             }
         }

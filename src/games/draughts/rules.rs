@@ -206,16 +206,10 @@ impl DraughtsRules {
 
     fn emit_quiet(&self, s: &State, banned: Option<(u8, u8)>, f: &mut impl FnMut(Action)) {
         let side = s.side as usize;
-        let g = &self.eng.geo;
-        self.eng.quiet_moves(&s.board, side, &mut |from, to, _| {
-            if banned == Some((from, to)) {
-                return;
+        self.eng.quiet_steps(&s.board, side, &mut |from, to, dir, dist, _| {
+            if banned != Some((from, to)) {
+                f(self.hop_action(side, from, dir, dist));
             }
-            // Direction and distance from the geometry.
-            let (fr, fc, tr, tc) = (g.row[from as usize], g.col[from as usize], g.row[to as usize], g.col[to as usize]);
-            let dir = (if tr > fr { 2 } else { 0 }) + (if tc > fc { 1 } else { 0 });
-            let dist = fr.abs_diff(tr);
-            f(self.hop_action(side, from, dir, dist));
         });
     }
 

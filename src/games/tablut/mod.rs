@@ -111,8 +111,8 @@ impl Rules for TablutRules {
     }
 
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {
-        mask[..NUM_ACTIONS].fill(false);
-        s.for_each_action(|a| mask[a] = true);
+        s.write_move_mask(mask);
+        mask[MOVE_ACTIONS..NUM_ACTIONS].fill(false);
     }
 
     #[inline]

@@ -6,6 +6,21 @@ use super::board::*;
 use super::state::{Move, State, Status, MUSCOVITES, SWEDES};
 use crate::core::{splitmix64, Player};
 
+/// `SPREAD[b]`: the eight bits of `b` as bools, bit `i` at `i`.
+static SPREAD: [[bool; 8]; 256] = {
+    let mut t = [[false; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[b][i] = b >> i & 1 != 0;
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 impl State {
     /// The spec's start: `3MMM3/4M4/4S4/M3S3M/MMSSKSSMM/M3S3M/4S4/4M4/3MMM3 s`.
     pub fn start() -> State {
@@ -143,6 +158,24 @@ impl State {
                 f(from * 16 + k.trailing_zeros() as usize);
                 k &= k - 1;
             }
+            false
+        });
+    }
+
+    /// Writes the move actions' legal mask (`mask[..MOVE_ACTIONS]`; nothing
+    /// legal once the game is over): a piece's sixteen actions are
+    /// consecutive, so its move set is written in one go, not move by move.
+    #[inline]
+    pub fn write_move_mask(&self, mask: &mut [bool]) {
+        let mask = &mut mask[..super::action::MOVE_ACTIONS];
+        mask.fill(false);
+        if self.is_over() {
+            return;
+        }
+        self.each_piece(|from, k| {
+            let row = &mut mask[from * 16..from * 16 + 16];
+            row[..8].copy_from_slice(&SPREAD[k as usize & 0xFF]);
+            row[8..].copy_from_slice(&SPREAD[k as usize >> 8]);
             false
         });
     }
