@@ -24,6 +24,8 @@ mod view;
 mod tests;
 #[cfg(test)]
 mod cube_tests;
+#[cfg(test)]
+mod variant_tests;
 
 use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::DynGame;
