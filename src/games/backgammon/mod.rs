@@ -119,8 +119,8 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
         if reward != Reward::Points && n == 0 {
             return Err(bad("reward", "a money game (match_length=0) has no match: its reward is the points (reward='points')"));
         }
-        let met_length = met::kazaross_xg2().length;
-        if reward == Reward::Equity && n > met_length {
+        if reward == Reward::Equity && n > met::kazaross_xg2().length {
+            let met_length = met::kazaross_xg2().length;
             return Err(bad("reward", &format!("'equity' uses the Kazaross-XG2 table, which covers matches up to {met_length} points; got match_length={n}")));
         }
         Ok(Backgammon::new(n, o.str("chance") == "explicit")

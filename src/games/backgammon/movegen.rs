@@ -76,6 +76,7 @@ fn two_from<const REG: bool>(p: &Pos, s: usize, a: usize, b: usize) -> bool {
 /// (`left` sorted larger first; all equal for doubles). Empty: nothing can be
 /// played (a forced pass at the start of a turn, the end of the turn otherwise).
 /// Standard rules; [`legal_mask_in`] for a choice of rules.
+#[inline]
 pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
     legal_mask_g::<false>(p, left)
 }
@@ -148,6 +149,7 @@ fn legal_mask_g<const REG: bool>(p: &Pos, left: &[u8]) -> Mask {
 /// (possibly several times per end position; callers deduplicate). Calls
 /// nothing when no die can be used. Standard rules; [`for_each_complete_in`]
 /// for a choice of rules.
+#[inline]
 pub fn for_each_complete(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
     for_each_complete_g::<false>(p, left, f)
 }
@@ -308,10 +310,18 @@ fn rest_avoids_shut_out(p: &Pos, left: &[u8]) -> bool {
 
 /// [`legal_mask`] under the standard rules or (`reglamento`) the seed's,
 /// its obligation to open a point included.
+#[inline]
 pub fn legal_mask_in(reglamento: bool, p: &Pos, left: &[u8]) -> Mask {
-    if !reglamento {
-        return legal_mask(p, left);
+    if reglamento {
+        reglamento_mask(p, left)
+    } else {
+        legal_mask_g::<false>(p, left)
     }
+}
+
+/// The reglamento's mask, kept out of line so the standard path stays a direct call.
+#[inline(never)]
+fn reglamento_mask(p: &Pos, left: &[u8]) -> Mask {
     let mask = legal_mask_g::<true>(p, left);
     if mask_is_empty(&mask) || !may_shut_out(p, left.len()) || !rest_avoids_shut_out(p, left) {
         return mask;
@@ -338,6 +348,7 @@ pub fn legal_mask_in(reglamento: bool, p: &Pos, left: &[u8]) -> Mask {
 
 /// [`for_each_complete`] under the standard rules or (`reglamento`) the
 /// seed's, its obligation to open a point included.
+#[inline]
 pub fn for_each_complete_in(reglamento: bool, p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
     if !reglamento {
         return for_each_complete(p, left, f);

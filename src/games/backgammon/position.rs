@@ -319,8 +319,8 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
     if rules.reward != Reward::Points && m.match_length == 0 {
         return Err("match length 0 (money play) in the Match ID: the reward option ('match' or 'equity') needs a match".into());
     }
-    let met_length = super::met::kazaross_xg2().length;
-    if rules.reward == Reward::Equity && m.match_length > met_length {
+    if rules.reward == Reward::Equity && m.match_length > super::met::kazaross_xg2().length {
+        let met_length = super::met::kazaross_xg2().length;
         return Err(format!(
             "match length {} in the Match ID: reward 'equity' uses the Kazaross-XG2 table, which covers matches up to {met_length} points",
             m.match_length
