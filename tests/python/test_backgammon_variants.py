@@ -132,3 +132,12 @@ def test_reglamento_opening_then_the_starter_rolls_again() -> None:
     assert s.current_player == -1 and len(s.chance_outcomes()) == 21
     s.apply_action(35)  # roll 6-6: (6 - 1) * 6 + (6 - 1)
     assert s.current_player == 1 and s.info()["dice_left"] == 4
+
+
+def test_match_files_refuse_reglamento_games() -> None:
+    from ludoteca.errors import RecordError
+    from ludoteca.records import dumps_mat
+
+    start = ludoteca.Game("backgammon", rules="reglamento", cube=True, match_length=3, chance="explicit").new_state()
+    with pytest.raises(RecordError, match="reglamento"):
+        dumps_mat(start, [])

@@ -52,6 +52,9 @@ def _games(start: State, steps: Sequence[Step]) -> tuple[list[_Game], int]:
     """The games of a played match: each player's rolls, moves and cube actions, and its end."""
     if start.to_string().count(":") != 1:
         raise RecordError("match files are written from a backgammon state (Game('backgammon', chance='explicit', cube=True, ...))")
+    if start.game.options.get("rules", "standard") != "standard":
+        # gnubg reads these files with its own (standard) rules: a reglamento game would not replay.
+        raise RecordError("match files hold standard backgammon as gnubg plays it; this game plays rules='reglamento'")
     st = start.clone()
     length = _match_fields(st)[3]
     games = [_Game(_match_fields(st)[4])]
