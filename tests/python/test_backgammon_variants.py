@@ -141,3 +141,29 @@ def test_match_files_refuse_reglamento_games() -> None:
     start = ludoteca.Game("backgammon", rules="reglamento", cube=True, match_length=3, chance="explicit").new_state()
     with pytest.raises(RecordError, match="reglamento"):
         dumps_mat(start, [])
+
+
+def test_beavers_option_errors_and_a_beaver_by_notation() -> None:
+    with pytest.raises(OptionError, match="money games only"):
+        ludoteca.Game("backgammon", cube=True, match_length=5, beavers=True)
+    with pytest.raises(OptionError, match="money games only"):
+        ludoteca.Game("backgammon", match_length=1, beavers=True)
+    game = ludoteca.Game("backgammon", cube=True, match_length=0, beavers=True, chance="explicit")
+    assert game.num_actions == 155
+    # gnubg: money game, player 1 owns cube 2 and redoubles; player 0 decides.
+    s = game.state_from_string("4HPwAyCwZ/ABMA:UREAAAAAAAAA")
+    assert s.legal_moves() == ["take", "drop", "beaver"]
+    s.play("beaver")
+    info = s.info()
+    assert (info["cube_value"], info["cube_owner"], s.current_player) == (8, 0, -1)
+    assert game.state_from_string(s.to_string()).to_string() == s.to_string()
+
+
+def test_match_files_refuse_beavers() -> None:
+    from ludoteca.errors import RecordError
+    from ludoteca.records import dumps_mat
+
+    game = ludoteca.Game("backgammon", cube=True, match_length=0, beavers=True, chance="explicit")
+    start = game.state_from_string("4HPwAyCwZ/ABMA:UQkAAAAAAAAA")  # player 1 to roll, may redouble
+    with pytest.raises(RecordError, match="beaver"):
+        dumps_mat(start, ["double", "beaver"])

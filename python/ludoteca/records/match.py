@@ -72,6 +72,8 @@ def _games(start: State, steps: Sequence[Step]) -> tuple[list[_Game], int]:
                 g.events.append((mover, "double", (before[0] * 2,)))
             elif step in ("take", "drop"):
                 g.events.append((mover, step, ()))
+            elif step == "beaver":
+                raise RecordError(f"step {i + 1} 'beaver': beavers (option beavers=True) are not written to match files", kind="move")
             else:
                 hi, lo = BackgammonCodec.roll_of(None, st)  # type: ignore[arg-type]
                 g.events.append((mover, "move", (hi, lo, step)))

@@ -39,7 +39,7 @@ use std::sync::Arc;
 
 pub use board::NUM_ACTIONS;
 pub use observe::{CUBE_OBS, OBS_LEN};
-pub use rules::{opening_action, roll_action, Backgammon, Reward, CUBE_NUM_ACTIONS, DOUBLE, DROP, ROLL, TAKE};
+pub use rules::{opening_action, roll_action, Backgammon, Reward, BEAVER, CUBE_NUM_ACTIONS, DOUBLE, DROP, ROLL, TAKE};
 
 /// The notation of a cube action.
 fn cube_word(a: usize) -> &'static str {
@@ -47,6 +47,7 @@ fn cube_word(a: usize) -> &'static str {
         ROLL => "roll",
         DOUBLE => "double",
         TAKE => "take",
+        BEAVER => "beaver",
         _ => "drop",
     }
 }
@@ -68,6 +69,11 @@ const OPTIONS: &[OptSpec] = &[
         name: "jacoby",
         kind: OptKind::Bool(false),
         doc: "money game (match_length=0) only: gammons and backgammons count 1 unless the cube was turned",
+    },
+    OptSpec {
+        name: "beavers",
+        kind: OptKind::Bool(false),
+        doc: "money game (match_length=0, cube=True) only: the taker of a double may beaver (redouble at once, keeping the cube)",
     },
     OptSpec {
         name: "rules",
@@ -111,6 +117,10 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
         if jacoby && n != 0 {
             return Err(bad("jacoby", "the Jacoby rule is for money games only: set match_length=0 and cube=True"));
         }
+        let beavers = o.bool("beavers");
+        if beavers && !(cube && n == 0) {
+            return Err(bad("beavers", "beavers are for money games only: set match_length=0 and cube=True"));
+        }
         let reward = match o.str("reward") {
             "match" => Reward::Match,
             "equity" => Reward::Equity,
@@ -125,6 +135,7 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
         }
         Ok(Backgammon::new(n, o.str("chance") == "explicit")
             .with_cube(cube, jacoby)
+            .with_beavers(beavers)
             .with_variant(o.str("rules") == "reglamento", reward))
     })
 }
@@ -277,7 +288,7 @@ impl Rules for Backgammon {
             }
             Phase::ToRoll if i < 36 && self.roll_mask[i] => format!("roll {}-{}", i / 6 + 1, i % 6 + 1),
             Phase::Opening | Phase::ToRoll => format!("action {i} (not a dice outcome here)"),
-            _ if self.cube && (NUM_ACTIONS..CUBE_NUM_ACTIONS).contains(&i) => cube_word(i).to_string(),
+            _ if self.cube && (NUM_ACTIONS..self.spec.num_actions).contains(&i) => cube_word(i).to_string(),
             _ if i < NUM_ACTIONS => {
                 // A bear-off by a larger die reads like the exact one (`2/off`):
                 // name the die so that every action has its own name.
@@ -318,7 +329,7 @@ impl Rules for Backgammon {
 
     fn turns(&self, s: &State) -> Vec<Turn<State>> {
         if matches!(s.phase, Phase::Cube | Phase::Doubled) {
-            return (NUM_ACTIONS..CUBE_NUM_ACTIONS)
+            return (NUM_ACTIONS..self.spec.num_actions)
                 .filter(|&a| self.cube_legal(s, a))
                 .map(|a| {
                     let mut state = *s;
@@ -358,6 +369,7 @@ impl Rules for Backgammon {
         Some(
             Backgammon::new(self.match_length, true)
                 .with_cube(self.cube, self.jacoby)
+                .with_beavers(self.beavers)
                 .with_variant(self.reglamento, self.reward),
         )
     }
@@ -374,6 +386,7 @@ impl Rules for Backgammon {
                 "double" | "redouble" => DOUBLE,
                 "take" | "accept" => TAKE,
                 "drop" | "pass" | "reject" => DROP,
+                "beaver" => BEAVER,
                 _ => usize::MAX,
             };
             if !self.cube_legal(s, a) {

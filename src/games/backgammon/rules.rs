@@ -19,6 +19,8 @@ pub struct Backgammon {
     pub(super) cube: bool,
     /// Option `jacoby` (money play): gammons count only once the cube was turned.
     pub(super) jacoby: bool,
+    /// Option `beavers` (money play): the taker may beaver (redouble at once, keeping the cube).
+    pub(super) beavers: bool,
     /// Option `rules="reglamento"`: the seed's rule set (docs: the reglamento).
     pub(super) reglamento: bool,
     /// Option `reward`: what the end of a game returns.
@@ -46,6 +48,8 @@ pub const TAKE: usize = NUM_ACTIONS + 2;
 pub const DROP: usize = NUM_ACTIONS + 3;
 /// Size of the action space with the cube.
 pub const CUBE_NUM_ACTIONS: usize = NUM_ACTIONS + 4;
+/// Option `beavers`: take and redouble at once, keeping the cube (money play).
+pub const BEAVER: usize = NUM_ACTIONS + 4;
 /// Largest cube (gnubg's limit, 2^12).
 pub const MAX_CUBE_LOG2: u8 = 12;
 
@@ -101,6 +105,7 @@ impl Backgammon {
             match_length,
             cube: false,
             jacoby: false,
+            beavers: false,
             reglamento: false,
             reward: Reward::Points,
             opening_mask,
@@ -116,6 +121,15 @@ impl Backgammon {
             self.spec.num_actions = CUBE_NUM_ACTIONS;
             self.spec.observation_shape = vec![OBS_LEN + CUBE_OBS];
             self.spec.info_fields = &CUBE_INFO_FIELDS;
+        }
+        self
+    }
+
+    /// The same rules with beavers (money play with the cube): one more action.
+    pub fn with_beavers(mut self, beavers: bool) -> Backgammon {
+        self.beavers = beavers;
+        if beavers {
+            self.spec.num_actions = CUBE_NUM_ACTIONS + 1;
         }
         self
     }
@@ -305,7 +319,8 @@ impl Backgammon {
     pub fn cube_legal(&self, s: &State, a: usize) -> bool {
         match s.phase {
             Phase::Cube => a == ROLL || a == DOUBLE,
-            Phase::Doubled => a == TAKE || a == DROP,
+            // A beaver doubles the doubled cube: it must stay within gnubg's largest cube.
+            Phase::Doubled => a == TAKE || a == DROP || (a == BEAVER && self.beavers && s.cube + 2 <= MAX_CUBE_LOG2),
             _ => false,
         }
     }
@@ -317,6 +332,12 @@ impl Backgammon {
             DOUBLE => s.phase = Phase::Doubled,
             TAKE => {
                 s.cube += 1;
+                s.owner = s.turn.other() as i8;
+                s.phase = Phase::ToRoll;
+            }
+            BEAVER => {
+                // Taken and redoubled at once: the taker keeps the cube, the doubler rolls.
+                s.cube += 2;
                 s.owner = s.turn.other() as i8;
                 s.phase = Phase::ToRoll;
             }
@@ -358,8 +379,9 @@ impl Backgammon {
                     self.perft_rec(&child, depth - 1, bufs, level + 1)
                 })
                 .sum(),
-            Phase::Doubled => [TAKE, DROP]
+            Phase::Doubled => [TAKE, DROP, BEAVER]
                 .iter()
+                .filter(|&&a| self.cube_legal(s, a))
                 .map(|&a| {
                     let mut child = *s;
                     self.cube_action(&mut child, a);

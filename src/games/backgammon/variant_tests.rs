@@ -502,3 +502,79 @@ fn reglamento_random_games_and_string_round_trips() {
         assert_eq!(report.terminated, games);
     }
 }
+
+// ---------------------------------------------------------------- beavers
+
+fn money(beavers: bool) -> Backgammon {
+    Backgammon::new(0, true).with_cube(true, false).with_beavers(beavers)
+}
+
+/// Player 1 has doubled a money game at `cube_log2` (centred or player 1's); player 0 decides.
+fn doubled_by_p1(r: &Backgammon, cube_log2: u8) -> State {
+    let mut s = r.opening_state([0, 0], 0);
+    s.turn = Player::P0;
+    s.cube = cube_log2;
+    s.owner = if cube_log2 > 0 { 1 } else { -1 };
+    r.pass_turn(&mut s);
+    r.apply(&mut s, Action(DOUBLE as u32), &mut rng_from_seed(0));
+    assert_eq!((s.phase, r.to_act(&s)), (Phase::Doubled, ToAct::Player(Player::P0)));
+    s
+}
+
+fn cube_moves(r: &Backgammon, s: &State) -> Vec<String> {
+    r.turns(s).into_iter().map(|t| t.notation).collect()
+}
+
+#[test]
+fn beaver_is_offered_only_with_the_option() {
+    assert_eq!(money(false).spec().num_actions, CUBE_NUM_ACTIONS);
+    assert_eq!(money(true).spec().num_actions, CUBE_NUM_ACTIONS + 1);
+    assert_eq!(cube_moves(&money(false), &doubled_by_p1(&money(false), 0)), ["take", "drop"]);
+    let r = money(true);
+    let s = doubled_by_p1(&r, 0);
+    assert_eq!(cube_moves(&r, &s), ["take", "drop", "beaver"]);
+    assert_eq!(r.perft(&s, 1), 3);
+    assert_eq!(money(false).perft(&doubled_by_p1(&money(false), 0), 1), 2);
+    assert_eq!(r.parse_turn(&s, "beaver").unwrap(), vec![Action(BEAVER as u32)]);
+    assert!(money(false).parse_turn(&doubled_by_p1(&money(false), 0), "beaver").is_err());
+}
+
+#[test]
+fn beaver_redoubles_at_once_and_the_beaverer_keeps_the_cube() {
+    let r = money(true);
+    let mut s = doubled_by_p1(&r, 0);
+    r.apply(&mut s, Action(BEAVER as u32), &mut rng_from_seed(0));
+    // Cube 4 owned by player 0; the doubler (player 1) rolls, without a cube decision.
+    assert_eq!((s.cube_value(), s.owner, s.turn, s.phase), (4, 0, Player::P1, Phase::ToRoll));
+    assert_eq!(r.to_act(&s), ToAct::Chance);
+    // The Match ID carries it as gnubg's cube fields: value 4, owner 0, player 1 on roll.
+    let text = r.to_position(&s);
+    let m = position::parse_match_id(text.split(':').nth(1).unwrap(), true).unwrap();
+    assert_eq!((m.cube, m.owner, m.turn, m.doubled), (2, 0, 1, false));
+    assert_eq!(r.from_position(&text).unwrap(), s);
+    // A gammon won afterwards is worth 2 x 4.
+    let mut w = s;
+    let mut a = [0u8; 26];
+    a[1] = 1;
+    a[OFF] = 14;
+    let mut b = [0u8; 26];
+    b[13] = 15;
+    w.board = [a, b];
+    w.turn = Player::P0;
+    assert!(r.set_roll(&mut w, 2, 1));
+    r.apply(&mut w, CheckerMove { from: 1, die: 2 }.action(), &mut rng_from_seed(0));
+    close(r.returns(&w), 8.0);
+    // Past gnubg's largest cube (4096) no beaver: a double to 4096 can only be taken or dropped.
+    let s = doubled_by_p1(&r, 11);
+    assert_eq!(cube_moves(&r, &s), ["take", "drop"]);
+    assert_eq!(cube_moves(&r, &doubled_by_p1(&r, 10)), ["take", "drop", "beaver"]);
+}
+
+#[test]
+fn random_money_games_with_beavers() {
+    for explicit in [false, true] {
+        let r = Backgammon::new(0, explicit).with_cube(true, true).with_beavers(true);
+        let report = check_random_games(&r, 300, if explicit { 20 } else { 0 }, 5000, 99);
+        assert_eq!(report.unfinished, 0, "{report:?}");
+    }
+}
