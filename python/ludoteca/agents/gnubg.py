@@ -23,6 +23,9 @@ agent plays its "Proper cube action" (the doubler's part before the comma,
 the taker's after it). gnubg's interpreter is set to one thread
 (``set threads 1``: its threaded cube evaluation never returns inside the
 package) and prints to the process's standard output, which is captured.
+The agent leaves the interpreter with both players human, one thread, its
+default automatic rolls, Jacoby and beaver settings, and a new money session (``gnubg.met()`` answers for the
+current match length: a match left behind would shrink it).
 """
 
 from __future__ import annotations
@@ -140,7 +143,6 @@ class GnubgAgent(BaseAgent):
             "set player 0 human",
             "set player 1 human",
             "set automatic roll off",
-            "set automatic game off",
             f"set jacoby {'on' if options.get('jacoby') else 'off'}",
             f"set beavers {'on' if options.get('beavers') else 'off'}",
             f"set evaluation cubedecision evaluation plies {self.plies}",
@@ -148,6 +150,12 @@ class GnubgAgent(BaseAgent):
             f"set board {position_id}",
             f"set matchid {match_id}",
             "hint",
+            # Leave gnubg's defaults (automatic rolls, Jacoby, beavers) and no
+            # match behind (gnubg.met() answers for the current match length).
+            "set automatic roll on",
+            "set jacoby on",
+            "set beavers 3",
+            "new session",
         ]
         out = _interpreter(self._gnubg, commands)
         found = re.search(r"Proper cube action: ([^(\n]*)", out)
