@@ -96,6 +96,42 @@ def test_gnubg_illegal_move_is_reported_with_position_and_legal_list(monkeypatch
     assert rec["termination"] == "void" and rec["error"]["type"] == "EngineRulesError" and rec["error"]["legal"]
 
 
+def test_gnubg_cube_decisions_through_its_command_interpreter():
+    gnubg = pytest.importorskip("gnubg")
+    import numpy as np
+
+    agent = make_agent("gnubg:plies=0", game_id="backgammon")
+    game = ludoteca.Game("backgammon", cube=True, match_length=7, chance="explicit")
+    rng = np.random.default_rng(4)
+    seen: dict[str, int] = {}
+    for seed in range(12):
+        s = game.new_state(seed)
+        while not s.is_terminal():
+            if s.current_player == -1:
+                actions, probs = zip(*s.chance_outcomes())
+                s.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+                continue
+            legal = s.legal_moves()
+            if legal[0] == "roll":
+                move = agent.act(s)
+                assert move in legal
+                seen[move] = seen.get(move, 0) + 1
+                if move == "double":
+                    # The same analysis from the taker's side answers take or drop.
+                    s.play("double")
+                    answer = agent.act(s)
+                    assert answer in ("take", "drop")
+                    seen[answer] = seen.get(answer, 0) + 1
+                    s.play(answer)
+                else:
+                    s.play(move)
+                continue
+            s.apply_action(int(rng.choice(s.legal_actions())))
+    # Random checker play gives gnubg every kind of cube decision.
+    assert all(seen.get(k, 0) > 0 for k in ("roll", "double", "take", "drop")), seen
+    assert agent.checks["cube_decisions"] == sum(seen.values())
+
+
 def test_gnubg_refuses_other_games_and_plies():
     pytest.importorskip("gnubg")
     with pytest.raises(OptionError, match="backgammon only"):

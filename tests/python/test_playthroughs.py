@@ -28,6 +28,10 @@ OPTION_SETS = {
     "backgammon-cube-match3": ("backgammon", {"cube": True, "match_length": 3}),
     "backgammon-cube-money-jacoby": ("backgammon", {"cube": True, "match_length": 0, "jacoby": True}),
     "backgammon-cube-explicit-match5": ("backgammon", {"cube": True, "match_length": 5, "chance": "explicit"}),
+    "backgammon-cube-money-beavers": ("backgammon", {"cube": True, "match_length": 0, "beavers": True, "chance": "explicit"}),
+    "backgammon-reglamento": ("backgammon", {"rules": "reglamento"}),
+    "backgammon-reglamento-cube-explicit-match3": ("backgammon", {"rules": "reglamento", "cube": True, "match_length": 3, "chance": "explicit"}),
+    "backgammon-equity-cube-match5": ("backgammon", {"reward": "equity", "cube": True, "match_length": 5}),
 }
 
 

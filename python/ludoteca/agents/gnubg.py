@@ -11,14 +11,32 @@ replayed, and when several legal moves continue that prefix, the one gnubg
 ranks best is taken by evaluating each candidate position with the same
 evaluation context (what ``find_best_move`` does among its candidates).
 
-Evaluation is cubeless (ludoteca's backgammon has no cube): a single game
-(``match_length`` 1) is played for money equity, so gammons and backgammons
-count; a longer match passes gnubg the match length and score.
+Checker play: a single game (``match_length`` 1) is played for money
+equity, so gammons and backgammons count; a longer match passes gnubg the
+match length, score and cube.
+
+Cube decisions (option ``cube=True``): the package's ``hint()`` answers
+"Hints for cube actions not yet implemented", so they go through gnubg's own
+command interpreter: the position string is set with ``set board`` and
+``set matchid`` and gnubg's ``hint`` command prints its cube analysis; the
+agent plays its "Proper cube action" (the doubler's part before the comma,
+the taker's after it). gnubg's interpreter is set to one thread
+(``set threads 1``: its threaded cube evaluation never returns inside the
+package) and prints to the process's standard output, which is captured.
+The agent leaves the interpreter with both players human, one thread, its
+default automatic rolls, Jacoby and beaver settings, and a new money session (``gnubg.met()`` answers for the
+current match length: a match left behind would shrink it).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import ctypes
+import io
+import os
+import re
+import tempfile
 from typing import Any, Sequence
 
 from .._core import State
@@ -40,6 +58,28 @@ def _decode_match_id(match_id: str) -> dict[str, Any]:
         "score0": (bits >> 36) & 0x7FFF,
         "score1": (bits >> 51) & 0x7FFF,
     }
+
+
+def _interpreter(gnubg: Any, commands: Sequence[str]) -> str:
+    """Runs gnubg interpreter commands and returns what they print: gnubg writes
+    through Python's ``sys.stdout`` inside the package and to file descriptor 1
+    otherwise, so both are captured."""
+    libc = ctypes.CDLL(None)
+    libc.fflush(None)
+    saved = os.dup(1)
+    text = io.StringIO()
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 1)
+        try:
+            with contextlib.redirect_stdout(text):
+                for command in commands:
+                    gnubg.command(command)
+        finally:
+            libc.fflush(None)
+            os.dup2(saved, 1)
+            os.close(saved)
+        tmp.seek(0)
+        return text.getvalue() + tmp.read().decode("utf-8", errors="replace")
 
 
 class GnubgAgent(BaseAgent):
@@ -77,11 +117,10 @@ class GnubgAgent(BaseAgent):
     def act(self, state: State) -> str:
         """gnubg's best complete move for the dice of ``state``, in ludoteca's notation."""
         text = state.to_string()
+        if state.game.id == "backgammon" and state.game.options.get("rules", "standard") != "standard":
+            raise OptionError("gnubg plays the standard rules only, not rules='reglamento'")
         if state.game.id == "backgammon" and not state.is_terminal() and state.legal_moves()[0] in ("roll", "take"):
-            raise OptionError(
-                "gnubg takes no cube decisions here: the gnubg package's hint for cube actions is not implemented; "
-                "use a built-in agent (expectimax, greedy) for games with cube=True"
-            )
+            return self._cube_decision(state)
         fields = text.split(":")
         if state.game.id != "backgammon" or len(fields) != 2:
             raise OptionError(f"gnubg plays whole backgammon turns from their start; got {state.game.id} {text!r}")
@@ -93,6 +132,45 @@ class GnubgAgent(BaseAgent):
         move = self._to_ludoteca(state, steps, cube, text)
         self.checks["engine_moves"] += 1
         return move
+
+    def _cube_decision(self, state: State) -> str:
+        """gnubg's proper cube action through its command interpreter (module docstring)."""
+        legal = state.legal_moves()
+        position_id, match_id = state.to_string().split(":")[:2]
+        options = state.game.options
+        commands = [
+            "set threads 1",
+            "set player 0 human",
+            "set player 1 human",
+            "set automatic roll off",
+            f"set jacoby {'on' if options.get('jacoby') else 'off'}",
+            f"set beavers {'on' if options.get('beavers') else 'off'}",
+            f"set evaluation cubedecision evaluation plies {self.plies}",
+            "new session",
+            f"set board {position_id}",
+            f"set matchid {match_id}",
+            "hint",
+            # Leave gnubg's defaults (automatic rolls, Jacoby, beavers) and no
+            # match behind (gnubg.met() answers for the current match length).
+            "set automatic roll on",
+            "set jacoby on",
+            "set beavers 3",
+            "new session",
+        ]
+        out = _interpreter(self._gnubg, commands)
+        found = re.search(r"Proper cube action: ([^(\n]*)", out)
+        if found is None:
+            raise EngineRulesError(
+                "gnubg gave no cube action", game_id="backgammon", position=state.to_string(), move=out[-300:], legal=legal, engine=self.name
+            )
+        doubler, _, taker = (part.strip().lower() for part in found.group(1).partition(","))
+        self.checks["cube_decisions"] = self.checks.get("cube_decisions", 0) + 1
+        if "roll" in legal:
+            # "Double", "Redouble" and "Optional (re)double" double; "No", "Too good", "Never" roll.
+            return "double" if re.match(r"(optional )?(re)?double", doubler) else "roll"
+        if "pass" in taker:
+            return "drop"
+        return "beaver" if "beaver" in taker and "beaver" in legal else "take"
 
     def _to_ludoteca(self, state: State, steps: Sequence[int], cube: Any, text: str) -> str:
         legal = state.legal_moves()

@@ -52,6 +52,9 @@ def _games(start: State, steps: Sequence[Step]) -> tuple[list[_Game], int]:
     """The games of a played match: each player's rolls, moves and cube actions, and its end."""
     if start.to_string().count(":") != 1:
         raise RecordError("match files are written from a backgammon state (Game('backgammon', chance='explicit', cube=True, ...))")
+    if start.game.options.get("rules", "standard") != "standard":
+        # gnubg reads these files with its own (standard) rules: a reglamento game would not replay.
+        raise RecordError("match files hold standard backgammon as gnubg plays it; this game plays rules='reglamento'")
     st = start.clone()
     length = _match_fields(st)[3]
     games = [_Game(_match_fields(st)[4])]
@@ -69,6 +72,8 @@ def _games(start: State, steps: Sequence[Step]) -> tuple[list[_Game], int]:
                 g.events.append((mover, "double", (before[0] * 2,)))
             elif step in ("take", "drop"):
                 g.events.append((mover, step, ()))
+            elif step == "beaver":
+                raise RecordError(f"step {i + 1} 'beaver': beavers (option beavers=True) are not written to match files", kind="move")
             else:
                 hi, lo = BackgammonCodec.roll_of(None, st)  # type: ignore[arg-type]
                 g.events.append((mover, "move", (hi, lo, step)))

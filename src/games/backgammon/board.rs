@@ -90,18 +90,31 @@ impl Pos {
     }
 
     /// Whether the mover may move a checker from `s` by `d`, where `hi` is
-    /// [`Pos::highest`] of this position.
+    /// [`Pos::highest`] of this position (standard rules).
     #[inline]
     pub fn can_move(&self, s: usize, d: usize, hi: usize) -> bool {
+        self.can_move_in::<false>(s, d, hi)
+    }
+
+    /// [`Pos::can_move`] under the standard rules (`REG` false) or the seed's
+    /// `rules="reglamento"` (`REG` true): a checker enters from the bar only
+    /// on a point without opposing checkers, and a checker on the 1-point
+    /// bears off with any die.
+    #[inline]
+    pub fn can_move_in<const REG: bool>(&self, s: usize, d: usize, hi: usize) -> bool {
         if self.me[s] == 0 || (hi == BAR && s != BAR) {
             return false;
         }
         if s > d {
+            let there = self.opp[25 - (s - d)];
+            if REG && s == BAR {
+                return there == 0;
+            }
             // A point is open unless it holds two or more opposing checkers.
-            return self.opp[25 - (s - d)] <= 1;
+            return there <= 1;
         }
         // Bearing off: all checkers home; exact die, or a larger die from the highest point.
-        hi <= 6 && (s == d || s == hi)
+        hi <= 6 && (s == d || s == hi || (REG && s == 1))
     }
 
     /// Plays a move known to be legal, hitting a blot where it lands.

@@ -11,6 +11,7 @@
 pub mod board;
 mod compact;
 pub mod eval;
+pub mod met;
 pub mod movegen;
 pub mod notation;
 mod observe;
@@ -23,6 +24,8 @@ mod view;
 mod tests;
 #[cfg(test)]
 mod cube_tests;
+#[cfg(test)]
+mod variant_tests;
 
 use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::DynGame;
@@ -31,12 +34,12 @@ use crate::game::{GameSpec, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
 use crate::dynamic::{build_with, GameEntry};
 use board::{in_play, CheckerMove, CHECKERS, OFF};
-use movegen::{distinct_ends, distinct_moves, for_each_complete, legal_mask, mask_has, mask_is_empty};
+use movegen::{distinct_ends_in, distinct_moves_in, for_each_complete_in, legal_mask_in, mask_has, mask_is_empty};
 use std::sync::Arc;
 
 pub use board::NUM_ACTIONS;
 pub use observe::{CUBE_OBS, OBS_LEN};
-pub use rules::{opening_action, roll_action, Backgammon, CUBE_NUM_ACTIONS, DOUBLE, DROP, ROLL, TAKE};
+pub use rules::{opening_action, roll_action, Backgammon, Reward, BEAVER, CUBE_NUM_ACTIONS, DOUBLE, DROP, ROLL, TAKE};
 
 /// The notation of a cube action.
 fn cube_word(a: usize) -> &'static str {
@@ -44,6 +47,7 @@ fn cube_word(a: usize) -> &'static str {
         ROLL => "roll",
         DOUBLE => "double",
         TAKE => "take",
+        BEAVER => "beaver",
         _ => "drop",
     }
 }
@@ -65,6 +69,21 @@ const OPTIONS: &[OptSpec] = &[
         name: "jacoby",
         kind: OptKind::Bool(false),
         doc: "money game (match_length=0) only: gammons and backgammons count 1 unless the cube was turned",
+    },
+    OptSpec {
+        name: "beavers",
+        kind: OptKind::Bool(false),
+        doc: "money game (match_length=0, cube=True) only: the taker of a double may beaver (redouble at once, keeping the cube)",
+    },
+    OptSpec {
+        name: "rules",
+        kind: OptKind::Choice(&["standard", "reglamento"]),
+        doc: "standard: as GNU Backgammon; reglamento: the seed's rule set (opening roll only picks the starter, entry only on points without opposing checkers, the opponent obliged to open a point, the 1-point bears off with any die)",
+    },
+    OptSpec {
+        name: "reward",
+        kind: OptKind::Choice(&["points", "match", "equity"]),
+        doc: "points: the game's points (single or money game), ±1 at the end of a longer match; match: ±1 at the end of the match; equity: every game of a match ends the episode, paying the change in match-winning chance (Kazaross-XG2 table)",
     },
     OptSpec {
         name: "chance",
@@ -98,7 +117,26 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
         if jacoby && n != 0 {
             return Err(bad("jacoby", "the Jacoby rule is for money games only: set match_length=0 and cube=True"));
         }
-        Ok(Backgammon::new(n, o.str("chance") == "explicit").with_cube(cube, jacoby))
+        let beavers = o.bool("beavers");
+        if beavers && !(cube && n == 0) {
+            return Err(bad("beavers", "beavers are for money games only: set match_length=0 and cube=True"));
+        }
+        let reward = match o.str("reward") {
+            "match" => Reward::Match,
+            "equity" => Reward::Equity,
+            _ => Reward::Points,
+        };
+        if reward != Reward::Points && n == 0 {
+            return Err(bad("reward", "a money game (match_length=0) has no match: its reward is the points (reward='points')"));
+        }
+        if reward == Reward::Equity && n > met::kazaross_xg2().length {
+            let met_length = met::kazaross_xg2().length;
+            return Err(bad("reward", &format!("'equity' uses the Kazaross-XG2 table, which covers matches up to {met_length} points; got match_length={n}")));
+        }
+        Ok(Backgammon::new(n, o.str("chance") == "explicit")
+            .with_cube(cube, jacoby)
+            .with_beavers(beavers)
+            .with_variant(o.str("rules") == "reglamento", reward))
     })
 }
 
@@ -190,7 +228,7 @@ impl Rules for Backgammon {
                 if p.me[OFF] == CHECKERS {
                     self.end_game(s);
                 } else {
-                    s.mask = legal_mask(&p, s.left());
+                    s.mask = legal_mask_in(self.reglamento, &p, s.left());
                     if !mask_is_empty(&s.mask) {
                         return Applied::MidTurn;
                     }
@@ -218,7 +256,11 @@ impl Rules for Backgammon {
             return [0.0, 0.0];
         }
         let winner = s.turn.other();
-        let v = if s.match_length <= 1 { s.last_points as f32 } else { 1.0 };
+        let v = match self.reward {
+            Reward::Points if s.match_length <= 1 => s.last_points as f32,
+            Reward::Points | Reward::Match => 1.0,
+            Reward::Equity => self.equity_gain(s, winner) as f32,
+        };
         if winner == Player::P0 {
             [v, -v]
         } else {
@@ -246,7 +288,7 @@ impl Rules for Backgammon {
             }
             Phase::ToRoll if i < 36 && self.roll_mask[i] => format!("roll {}-{}", i / 6 + 1, i % 6 + 1),
             Phase::Opening | Phase::ToRoll => format!("action {i} (not a dice outcome here)"),
-            _ if self.cube && (NUM_ACTIONS..CUBE_NUM_ACTIONS).contains(&i) => cube_word(i).to_string(),
+            _ if self.cube && (NUM_ACTIONS..self.spec.num_actions).contains(&i) => cube_word(i).to_string(),
             _ if i < NUM_ACTIONS => {
                 // A bear-off by a larger die reads like the exact one (`2/off`):
                 // name the die so that every action has its own name.
@@ -287,7 +329,7 @@ impl Rules for Backgammon {
 
     fn turns(&self, s: &State) -> Vec<Turn<State>> {
         if matches!(s.phase, Phase::Cube | Phase::Doubled) {
-            return (NUM_ACTIONS..CUBE_NUM_ACTIONS)
+            return (NUM_ACTIONS..self.spec.num_actions)
                 .filter(|&a| self.cube_legal(s, a))
                 .map(|a| {
                     let mut state = *s;
@@ -299,7 +341,7 @@ impl Rules for Backgammon {
         if s.phase != Phase::Move {
             return Vec::new();
         }
-        distinct_moves(&s.pos(), s.left())
+        distinct_moves_in(self.reglamento, &s.pos(), s.left())
             .into_iter()
             .map(|(end, moves)| Turn {
                 actions: moves.iter().map(|m| m.action()).collect(),
@@ -314,7 +356,7 @@ impl Rules for Backgammon {
             out.extend(self.turns(s).into_iter().map(|t| t.state));
         } else if s.phase == Phase::Move {
             let mut ends = Vec::new();
-            distinct_ends(&s.pos(), s.left(), &mut ends);
+            distinct_ends_in(self.reglamento, &s.pos(), s.left(), &mut ends);
             out.extend(ends.iter().map(|end| self.after_move(s, end)));
         }
     }
@@ -324,7 +366,12 @@ impl Rules for Backgammon {
     }
 
     fn explicit_chance(&self) -> Option<Backgammon> {
-        Some(Backgammon::new(self.match_length, true).with_cube(self.cube, self.jacoby))
+        Some(
+            Backgammon::new(self.match_length, true)
+                .with_cube(self.cube, self.jacoby)
+                .with_beavers(self.beavers)
+                .with_variant(self.reglamento, self.reward),
+        )
     }
 
     fn samples_chance(&self) -> bool {
@@ -339,6 +386,7 @@ impl Rules for Backgammon {
                 "double" | "redouble" => DOUBLE,
                 "take" | "accept" => TAKE,
                 "drop" | "pass" | "reject" => DROP,
+                "beaver" => BEAVER,
                 _ => usize::MAX,
             };
             if !self.cube_legal(s, a) {
@@ -350,7 +398,7 @@ impl Rules for Backgammon {
         if s.phase != Phase::Move {
             return Err(self.phase_error(s, text));
         }
-        if let Some(actions) = compact::resolve(s, text)? {
+        if let Some(actions) = compact::resolve(s, text, self.reglamento)? {
             return Ok(actions);
         }
         let tokens = notation::parse_move(text).map_err(|m| GameError::bad_move(text, m))?;
@@ -363,7 +411,7 @@ impl Rules for Backgammon {
         }
         let mut found = None;
         let mut length = 0;
-        for_each_complete(&s.pos(), s.left(), &mut |_, moves| {
+        for_each_complete_in(self.reglamento, &s.pos(), s.left(), &mut |_, moves| {
             length = moves.len();
             if found.is_none() && moves.len() == tokens.len() {
                 let mut mine: Vec<_> = moves.iter().map(|&m| notation::token(m)).collect();

@@ -33,11 +33,34 @@ pub fn mask_is_empty(mask: &Mask) -> bool {
 
 /// The most of `n` dice showing `d` that can be played using sources `<= max_src`
 /// in non-increasing order; stops searching once all `n` are found.
-fn max_doubles(p: &Pos, d: usize, n: u32, max_src: usize) -> u32 {
-    max_doubles_in(p, Sets::of(p), d, n, max_src)
+fn max_doubles<const REG: bool>(p: &Pos, d: usize, n: u32, max_src: usize) -> u32 {
+    if !REG {
+        return max_doubles_in(p, Sets::of(p), d, n, max_src);
+    }
+    if n == 0 {
+        return 0;
+    }
+    let hi = p.highest();
+    let mut best = 0;
+    let mut s = max_src.min(hi);
+    while s >= 1 {
+        if p.can_move_in::<REG>(s, d, hi) {
+            let mut q = *p;
+            q.play(s, d);
+            let r = 1 + max_doubles::<REG>(&q, d, n - 1, s);
+            if r > best {
+                best = r;
+                if best == n {
+                    return n;
+                }
+            }
+        }
+        s -= 1;
+    }
+    best
 }
 
-/// [`max_doubles`] with `p`'s point sets known (each move updates them).
+/// [`max_doubles`] under the standard rules with `p`'s point sets known (each move updates them).
 fn max_doubles_in(p: &Pos, sets: Sets, d: usize, n: u32, max_src: usize) -> u32 {
     if n == 0 {
         return 0;
@@ -122,10 +145,99 @@ impl Sets {
     }
 }
 
+/// Whether any checker can move by `d`.
+#[inline]
+fn any_move<const REG: bool>(p: &Pos, d: usize) -> bool {
+    let hi = p.highest();
+    (1..=hi).any(|s| p.can_move_in::<REG>(s, d, hi))
+}
+
+/// Whether both dice `a` then `b` can be played starting with a checker from `s`.
+#[inline]
+fn two_from<const REG: bool>(p: &Pos, s: usize, a: usize, b: usize) -> bool {
+    let mut q = *p;
+    q.play(s, a);
+    any_move::<REG>(&q, b)
+}
+
 /// The legal checker moves at a decision with dice `left` still to play
 /// (`left` sorted larger first; all equal for doubles). Empty: nothing can be
 /// played (a forced pass at the start of a turn, the end of the turn otherwise).
+/// Standard rules; [`legal_mask_in`] for a choice of rules.
+#[inline]
 pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
+    legal_mask_g::<false>(p, left)
+}
+
+/// [`legal_mask`] under the standard rules or (`REG`) the reglamento's
+/// movement rules, before its obligation to open a point.
+fn legal_mask_g<const REG: bool>(p: &Pos, left: &[u8]) -> Mask {
+    if !REG {
+        return legal_mask_std(p, left);
+    }
+    let mut mask = [0u64; 3];
+    let hi = p.highest();
+    let bit = |s: usize, d: usize| (if s == BAR { 0 } else { s }) * 6 + d - 1;
+    match *left {
+        [] => {}
+        [d] => {
+            let d = d as usize;
+            for s in 1..=hi {
+                if p.can_move_in::<REG>(s, d, hi) {
+                    mask_set(&mut mask, bit(s, d));
+                }
+            }
+        }
+        [a, b] if a != b => {
+            let (a, b) = (a as usize, b as usize);
+            let mut both = false;
+            for s in 1..=hi {
+                if p.can_move_in::<REG>(s, a, hi) && two_from::<REG>(p, s, a, b) {
+                    mask_set(&mut mask, bit(s, a));
+                    both = true;
+                }
+                if p.can_move_in::<REG>(s, b, hi) && two_from::<REG>(p, s, b, a) {
+                    mask_set(&mut mask, bit(s, b));
+                    both = true;
+                }
+            }
+            if !both {
+                // Only one die can be used: the larger if it can (spec: moves).
+                for d in [a, b] {
+                    for s in 1..=hi {
+                        if p.can_move_in::<REG>(s, d, hi) {
+                            mask_set(&mut mask, bit(s, d));
+                        }
+                    }
+                    if !mask_is_empty(&mask) {
+                        break;
+                    }
+                }
+            }
+        }
+        _ => {
+            let d = left[0] as usize;
+            let n = left.len() as u32;
+            let most = max_doubles::<REG>(p, d, n, BAR);
+            if most == 0 {
+                return mask;
+            }
+            for s in 1..=hi {
+                if p.can_move_in::<REG>(s, d, hi) {
+                    let mut q = *p;
+                    q.play(s, d);
+                    if most == 1 || max_doubles::<REG>(&q, d, most - 1, BAR) == most - 1 {
+                        mask_set(&mut mask, bit(s, d));
+                    }
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// [`legal_mask`] (standard rules) from the point sets: all sources of a die at once.
+fn legal_mask_std(p: &Pos, left: &[u8]) -> Mask {
     let mut mask = [0u64; 3];
     let bit = |s: usize, d: usize| (if s == BAR { 0 } else { s }) * 6 + d - 1;
     match *left {
@@ -183,8 +295,14 @@ pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
 
 /// Calls `f(end, moves)` for every legal complete move with dice `left`
 /// (possibly several times per end position; callers deduplicate). Calls
-/// nothing when no die can be used.
+/// nothing when no die can be used. Standard rules; [`for_each_complete_in`]
+/// for a choice of rules.
+#[inline]
 pub fn for_each_complete(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
+    for_each_complete_g::<false>(p, left, f)
+}
+
+fn for_each_complete_g<const REG: bool>(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
     let mut path = [CheckerMove { from: 0, die: 0 }; 4];
     match *left {
         [] => {}
@@ -194,7 +312,7 @@ pub fn for_each_complete(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[Checke
             let hi = p.highest();
             for (x, y) in [(a, b), (b, a)] {
                 for s in (1..=hi).rev() {
-                    if !p.can_move(s, x, hi) {
+                    if !p.can_move_in::<REG>(s, x, hi) {
                         continue;
                     }
                     let mut q = *p;
@@ -202,7 +320,7 @@ pub fn for_each_complete(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[Checke
                     path[0] = CheckerMove { from: s as u8, die: x as u8 };
                     let hq = q.highest();
                     for t in (1..=hq).rev() {
-                        if q.can_move(t, y, hq) {
+                        if q.can_move_in::<REG>(t, y, hq) {
                             let mut r = q;
                             r.play(t, y);
                             path[1] = CheckerMove { from: t as u8, die: y as u8 };
@@ -216,7 +334,7 @@ pub fn for_each_complete(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[Checke
                 for d in [a, b] {
                     let mut any = false;
                     for s in (1..=hi).rev() {
-                        if p.can_move(s, d, hi) {
+                        if p.can_move_in::<REG>(s, d, hi) {
                             let mut q = *p;
                             q.play(s, d);
                             path[0] = CheckerMove { from: s as u8, die: d as u8 };
@@ -233,15 +351,15 @@ pub fn for_each_complete(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[Checke
         _ => {
             // One die left, or doubles: sources non-increasing (see module doc).
             let d = left[0] as usize;
-            let most = max_doubles(p, d, left.len() as u32, BAR);
+            let most = max_doubles::<REG>(p, d, left.len() as u32, BAR);
             if most > 0 {
-                doubles_paths(p, d, most as usize, BAR, &mut path, 0, f);
+                doubles_paths::<REG>(p, d, most as usize, BAR, &mut path, 0, f);
             }
         }
     }
 }
 
-fn doubles_paths(
+fn doubles_paths<const REG: bool>(
     p: &Pos,
     d: usize,
     len: usize,
@@ -257,13 +375,13 @@ fn doubles_paths(
     let hi = p.highest();
     let mut s = max_src.min(hi);
     while s >= 1 {
-        if p.can_move(s, d, hi) {
+        if p.can_move_in::<REG>(s, d, hi) {
             let mut q = *p;
             q.play(s, d);
             path[k] = CheckerMove { from: s as u8, die: d as u8 };
             // Only continue along paths that can still reach the full length.
-            if len - k - 1 == 0 || max_doubles(&q, d, (len - k - 1) as u32, s) == (len - k - 1) as u32 {
-                doubles_paths(&q, d, len, s, path, k + 1, f);
+            if len - k - 1 == 0 || max_doubles::<REG>(&q, d, (len - k - 1) as u32, s) == (len - k - 1) as u32 {
+                doubles_paths::<REG>(&q, d, len, s, path, k + 1, f);
             }
         }
         s -= 1;
@@ -273,9 +391,14 @@ fn doubles_paths(
 /// The distinct end positions of the legal complete moves, with one
 /// representative sequence each, in order of discovery.
 pub fn distinct_moves(p: &Pos, left: &[u8]) -> Vec<(Pos, Vec<CheckerMove>)> {
+    distinct_moves_in(false, p, left)
+}
+
+/// [`distinct_moves`] under the standard rules or (`reglamento`) the seed's.
+pub fn distinct_moves_in(reglamento: bool, p: &Pos, left: &[u8]) -> Vec<(Pos, Vec<CheckerMove>)> {
     let mut out: Vec<(Pos, Vec<CheckerMove>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for_each_complete(p, left, &mut |end, moves| {
+    for_each_complete_in(reglamento, p, left, &mut |end, moves| {
         if seen.insert(*end) {
             out.push((*end, moves.to_vec()));
         }
@@ -285,10 +408,110 @@ pub fn distinct_moves(p: &Pos, left: &[u8]) -> Vec<(Pos, Vec<CheckerMove>)> {
 
 /// The distinct end positions only, sorted (for perft).
 pub fn distinct_ends(p: &Pos, left: &[u8], buf: &mut Vec<Pos>) {
+    distinct_ends_in(false, p, left, buf)
+}
+
+/// [`distinct_ends`] under the standard rules or (`reglamento`) the seed's.
+pub fn distinct_ends_in(reglamento: bool, p: &Pos, left: &[u8], buf: &mut Vec<Pos>) {
     buf.clear();
-    for_each_complete(p, left, &mut |end, _| buf.push(*end));
+    for_each_complete_in(reglamento, p, left, &mut |end, _| buf.push(*end));
     buf.sort_unstable();
     buf.dedup();
+}
+
+// The seed's rule set (`rules="reglamento"`): the movement rules of
+// `Pos::can_move_in::<true>`, and the obligation to open a point (docs:
+// "Decision (obliged to open a point)"): a turn may not end with the
+// opponent on the bar and every point of the mover's home board (the
+// opponent's entry points) holding a checker of the mover, when some other
+// legal turn of the same roll avoids it.
+
+/// Whether the turn ending at `end` leaves the opponent on the bar without a
+/// point to enter (every home point of the mover taken).
+#[inline]
+pub fn shuts_out(end: &Pos) -> bool {
+    end.opp[BAR] > 0 && end.me[1..=6].iter().all(|&n| n > 0)
+}
+
+/// Whether `dice` more checker moves could leave every home point taken
+/// (each move takes at most one more point): the obligation can only matter then.
+#[inline]
+fn may_shut_out(p: &Pos, dice: usize) -> bool {
+    p.me[1..=6].iter().filter(|&&n| n > 0).count() + dice >= 6
+}
+
+/// Whether some legal rest of the turn from `p` with `left` ends without
+/// shutting the opponent out (`p` itself when nothing more can be played).
+fn rest_avoids_shut_out(p: &Pos, left: &[u8]) -> bool {
+    let mut any_end = false;
+    let mut avoids = false;
+    for_each_complete_g::<true>(p, left, &mut |end, _| {
+        any_end = true;
+        avoids |= !shuts_out(end);
+    });
+    if any_end {
+        avoids
+    } else {
+        !shuts_out(p)
+    }
+}
+
+/// [`legal_mask`] under the standard rules or (`reglamento`) the seed's,
+/// its obligation to open a point included.
+#[inline]
+pub fn legal_mask_in(reglamento: bool, p: &Pos, left: &[u8]) -> Mask {
+    if reglamento {
+        reglamento_mask(p, left)
+    } else {
+        legal_mask_g::<false>(p, left)
+    }
+}
+
+/// The reglamento's mask, kept out of line so the standard path stays a direct call.
+#[inline(never)]
+fn reglamento_mask(p: &Pos, left: &[u8]) -> Mask {
+    let mask = legal_mask_g::<true>(p, left);
+    if mask_is_empty(&mask) || !may_shut_out(p, left.len()) || !rest_avoids_shut_out(p, left) {
+        return mask;
+    }
+    // Some turn avoids shutting the opponent out: only the first moves of such turns.
+    let mut out = [0u64; 3];
+    for i in 0..super::board::NUM_ACTIONS {
+        if !mask_has(&mask, i) {
+            continue;
+        }
+        let m = CheckerMove::from_action(crate::core::Action(i as u32));
+        let mut q = *p;
+        q.play(m.from as usize, m.die as usize);
+        let k = left.iter().position(|&d| d == m.die).expect("a masked move uses a die left");
+        let mut rest = [0u8; 4];
+        rest[..k].copy_from_slice(&left[..k]);
+        rest[k..left.len() - 1].copy_from_slice(&left[k + 1..]);
+        if rest_avoids_shut_out(&q, &rest[..left.len() - 1]) {
+            mask_set(&mut out, i);
+        }
+    }
+    out
+}
+
+/// [`for_each_complete`] under the standard rules or (`reglamento`) the
+/// seed's, its obligation to open a point included.
+#[inline]
+pub fn for_each_complete_in(reglamento: bool, p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
+    if !reglamento {
+        return for_each_complete(p, left, f);
+    }
+    if !may_shut_out(p, left.len()) {
+        return for_each_complete_g::<true>(p, left, f);
+    }
+    let mut all: Vec<(Pos, Vec<CheckerMove>)> = Vec::new();
+    for_each_complete_g::<true>(p, left, &mut |end, moves| all.push((*end, moves.to_vec())));
+    let avoid = all.iter().any(|(end, _)| !shuts_out(end));
+    for (end, moves) in &all {
+        if !avoid || !shuts_out(end) {
+            f(end, moves);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -22,8 +22,8 @@
 //! Without option `cube` the cube fields must read cube 1 centred, no double.
 
 use super::board::{Side, BAR, CHECKERS, OFF, START};
-use super::movegen::{legal_mask, mask_is_empty};
-use super::rules::{Backgammon, MAX_CUBE_LOG2};
+use super::movegen::{legal_mask_in, mask_is_empty};
+use super::rules::{Backgammon, Reward, MAX_CUBE_LOG2};
 use super::state::{Phase, State};
 use crate::core::Player;
 
@@ -316,6 +316,18 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
             ));
         }
     }
+    if rules.reward != Reward::Points && m.match_length == 0 {
+        return Err("match length 0 (money play) in the Match ID: the reward option ('match' or 'equity') needs a match".into());
+    }
+    if rules.reward == Reward::Equity && m.match_length > super::met::kazaross_xg2().length {
+        let met_length = super::met::kazaross_xg2().length;
+        return Err(format!(
+            "match length {} in the Match ID: reward 'equity' uses the Kazaross-XG2 table, which covers matches up to {met_length} points",
+            m.match_length
+        ));
+    }
+    // Reward "equity": every game ends the episode, so a finished game below the match length is a state.
+    let game_over_below = rules.reward == Reward::Equity;
     let mut s = rules.opening_state(m.score, m.match_length);
     s.board = board;
     s.turn = turn;
@@ -365,9 +377,11 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
                     ));
                 }
             }
+            // Reglamento: a checker enters only on a point without opposing checkers.
+            let blocks = if rules.reglamento { 1 } else { 2 };
             let closed = |p: Player| {
                 let opp = &board[p.other().index()];
-                board[p.index()][BAR] > 0 && (1..=6).all(|q| opp[q] >= 2)
+                board[p.index()][BAR] > 0 && (1..=6).all(|q| opp[q] >= blocks)
             };
             if closed(Player::P0) && closed(Player::P1) {
                 return Err("both players have checkers on the bar against a closed board: no roll could ever move".into());
@@ -405,7 +419,7 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
             if board[winner.index()][OFF] == CHECKERS || board[turn.index()][OFF] == CHECKERS {
                 return Err("'game over by a dropped double' (100) with a player who has borne off all 15 checkers (expected 010)".into());
             }
-            if n > 0 && m.score[winner.index()] < n {
+            if n > 0 && m.score[winner.index()] < n && !game_over_below {
                 return Err(format!(
                     "'game over by a dropped double' (100) with the winner's score {} below the match length {n}: between games of a match the position is 'no game started' (000)",
                     m.score[winner.index()]
@@ -413,6 +427,9 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
             }
             s.phase = Phase::Over;
             s.last_points = s.cube_value() as u16;
+            if game_over_below {
+                check_points_won(&s, winner)?;
+            }
             s.last_winner = winner as i8;
         }
         GameState::Over => {
@@ -429,7 +446,7 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
             if board[turn.index()][OFF] == CHECKERS {
                 return Err("'game over' (010): both players have borne off all 15 checkers".into());
             }
-            if m.score[winner.index()] < n {
+            if m.score[winner.index()] < n && !game_over_below {
                 return Err(format!(
                     "'game over' (010) with the winner's score {} below the match length {n}: between games of a match the position is 'no game started' (000)",
                     m.score[winner.index()]
@@ -438,9 +455,31 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
             s.phase = Phase::Over;
             s.last_points = rules.points(&s, winner);
             s.last_winner = winner as i8;
+            if game_over_below {
+                check_points_won(&s, winner)?;
+            }
         }
     }
     Ok(s)
+}
+
+/// A finished game's score includes the points just won (reward "equity"
+/// reads the score before the game from it).
+fn check_points_won(s: &State, winner: Player) -> std::result::Result<(), String> {
+    let (score, points) = (s.score[winner.index()], s.last_points);
+    if score < points {
+        return Err(format!(
+            "the winner's score {score} is below the {points} point(s) of the game just won: the score includes the game's points"
+        ));
+    }
+    let loser = s.score[winner.other().index()];
+    if loser >= s.match_length {
+        return Err(format!("the loser's score {loser} reaches the match length {}", s.match_length));
+    }
+    if score.saturating_sub(points) >= s.match_length {
+        return Err(format!("the winner's score before this game ({}) already reached the match length {}", score - points, s.match_length));
+    }
+    Ok(())
 }
 
 fn check_scores_below(score: &[u16; 2], n: u16) -> std::result::Result<(), String> {
@@ -487,7 +526,7 @@ fn apply_played(s: &mut State, field: &str, rules: &Backgammon) -> std::result::
         s.left = [other, 0, 0, 0];
         s.nleft = 1;
     }
-    s.mask = legal_mask(&s.pos(), s.left());
+    s.mask = legal_mask_in(rules.reglamento, &s.pos(), s.left());
     if mask_is_empty(&s.mask) {
         // As a roll without a move: the turn is over and passes.
         rules.pass_turn(s);

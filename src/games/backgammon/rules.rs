@@ -3,7 +3,7 @@
 
 use super::board::{Pos, CHECKERS, NUM_ACTIONS, OFF, START};
 use super::observe::{CUBE_OBS, OBS_LEN};
-use super::movegen::{distinct_ends, legal_mask, mask_is_empty};
+use super::movegen::{distinct_ends_in, legal_mask_in, mask_is_empty};
 use super::state::{game_points, Phase, State};
 use crate::core::{Action, GameRng, Player};
 use crate::error::GameError;
@@ -19,8 +19,26 @@ pub struct Backgammon {
     pub(super) cube: bool,
     /// Option `jacoby` (money play): gammons count only once the cube was turned.
     pub(super) jacoby: bool,
+    /// Option `beavers` (money play): the taker may beaver (redouble at once, keeping the cube).
+    pub(super) beavers: bool,
+    /// Option `rules="reglamento"`: the seed's rule set (docs: the reglamento).
+    pub(super) reglamento: bool,
+    /// Option `reward`: what the end of a game returns.
+    pub(super) reward: Reward,
     pub(super) opening_mask: [bool; NUM_ACTIONS],
     pub(super) roll_mask: [bool; NUM_ACTIONS],
+}
+
+/// Option `reward`: what a terminal state returns (docs: rewards).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// The points of a single game or money game; ±1 at the end of a longer match.
+    Points,
+    /// ±1 at the end of the match (a single game too).
+    Match,
+    /// Every game of a match ends the episode, paying the change in the
+    /// chance of winning the match (Kazaross-XG2 table).
+    Equity,
 }
 
 /// Cube actions (option `cube` only): roll without doubling, double, take, drop.
@@ -30,6 +48,8 @@ pub const TAKE: usize = NUM_ACTIONS + 2;
 pub const DROP: usize = NUM_ACTIONS + 3;
 /// Size of the action space with the cube.
 pub const CUBE_NUM_ACTIONS: usize = NUM_ACTIONS + 4;
+/// Option `beavers`: take and redouble at once, keeping the cube (money play).
+pub const BEAVER: usize = NUM_ACTIONS + 4;
 /// Largest cube (gnubg's limit, 2^12).
 pub const MAX_CUBE_LOG2: u8 = 12;
 
@@ -85,6 +105,9 @@ impl Backgammon {
             match_length,
             cube: false,
             jacoby: false,
+            beavers: false,
+            reglamento: false,
+            reward: Reward::Points,
             opening_mask,
             roll_mask,
         }
@@ -102,6 +125,22 @@ impl Backgammon {
         self
     }
 
+    /// The same rules with beavers (money play with the cube): one more action.
+    pub fn with_beavers(mut self, beavers: bool) -> Backgammon {
+        self.beavers = beavers;
+        if beavers {
+            self.spec.num_actions = CUBE_NUM_ACTIONS + 1;
+        }
+        self
+    }
+
+    /// The same rules with the seed's rule set (`reglamento`) and a choice of rewards.
+    pub fn with_variant(mut self, reglamento: bool, reward: Reward) -> Backgammon {
+        self.reglamento = reglamento;
+        self.reward = reward;
+        self
+    }
+
     /// Whether the player on turn may double now: the cube is in play,
     /// centred or theirs, not the Crawford game, below gnubg's largest cube,
     /// and in a match below the doubler's away score (gnubg refuses a double
@@ -113,6 +152,25 @@ impl Backgammon {
             && (s.match_length == 0 || s.cube_value() < s.match_length.saturating_sub(s.score[s.turn.index()]) as u32)
             && (s.owner < 0 || s.owner == s.turn as i8)
             && s.cube < MAX_CUBE_LOG2
+    }
+
+    /// Reward "equity": what the game that ended in `s` gained its winner in
+    /// the chance of winning the match, through the Kazaross-XG2 table. The
+    /// score before the game is the score less the points just won; the
+    /// table's post-Crawford entries apply to games after the Crawford game,
+    /// and without the cube (no Crawford rule) never (docs: rewards).
+    pub fn equity_gain(&self, s: &State, winner: Player) -> f64 {
+        let n = s.match_length as i32;
+        let w = winner.index();
+        let mut before = s.score;
+        before[w] = before[w].saturating_sub(s.last_points);
+        let near = |sc: [u16; 2]| sc.iter().any(|&x| x as i32 + 1 == n);
+        let post_before = self.cube && !s.crawford && near(before);
+        let next_crawford = self.cube && !s.crawford && !post_before && near(s.score);
+        let post_after = self.cube && near(s.score) && !next_crawford;
+        let met = super::met::kazaross_xg2();
+        let chance = |sc: [u16; 2], post: bool| met.equity(n - sc[w] as i32, n - sc[1 - w] as i32, post);
+        chance(s.score, post_after) - chance(before, post_before)
     }
 
     /// Points the winner of a game ended by bearing off scores: 1/2/3 times
@@ -154,14 +212,19 @@ impl Backgammon {
             s.left = [hi, lo, 0, 0];
             s.nleft = 2;
         }
-        s.mask = legal_mask(&s.pos(), s.left());
+        s.mask = legal_mask_in(self.reglamento, &s.pos(), s.left());
         !mask_is_empty(&s.mask)
     }
 
     /// Opening roll: player 0 rolled `d0`, player 1 `d1` (different); the
-    /// higher die moves first with both dice.
+    /// higher die moves first with both dice. Reglamento: the higher die
+    /// only decides who starts; the starter rolls again (no double first).
     pub(super) fn start_game(&self, s: &mut State, d0: u8, d1: u8) {
         s.turn = if d0 > d1 { Player::P0 } else { Player::P1 };
+        if self.reglamento {
+            s.phase = Phase::ToRoll;
+            return;
+        }
         let playable = self.set_roll(s, d0, d1);
         debug_assert!(playable, "every opening roll has a move");
     }
@@ -187,8 +250,9 @@ impl Backgammon {
         s.last_points = points;
         s.last_winner = winner as i8;
         s.clear_dice();
-        if s.score[winner.index()] >= s.match_length {
-            // Spec: "game over" (010), board as left, turn to the loser.
+        if s.score[winner.index()] >= s.match_length || self.reward == Reward::Equity {
+            // Spec: "game over" (010), board as left, turn to the loser; with
+            // reward "equity" every game of a match ends the episode.
             s.phase = Phase::Over;
             s.turn = winner.other();
         } else {
@@ -216,7 +280,9 @@ impl Backgammon {
                 }
             };
             self.start_game(s, d0, d1);
-            return;
+            if s.phase != Phase::ToRoll {
+                return;
+            }
         }
         // A position where no roll lets either side move is rejected when
         // parsed and unreachable in play; the bound only guards the loop.
@@ -253,7 +319,8 @@ impl Backgammon {
     pub fn cube_legal(&self, s: &State, a: usize) -> bool {
         match s.phase {
             Phase::Cube => a == ROLL || a == DOUBLE,
-            Phase::Doubled => a == TAKE || a == DROP,
+            // A beaver doubles the doubled cube: it must stay within gnubg's largest cube.
+            Phase::Doubled => a == TAKE || a == DROP || (a == BEAVER && self.beavers && s.cube + 2 <= MAX_CUBE_LOG2),
             _ => false,
         }
     }
@@ -265,6 +332,12 @@ impl Backgammon {
             DOUBLE => s.phase = Phase::Doubled,
             TAKE => {
                 s.cube += 1;
+                s.owner = s.turn.other() as i8;
+                s.phase = Phase::ToRoll;
+            }
+            BEAVER => {
+                // Taken and redoubled at once: the taker keeps the cube, the doubler rolls.
+                s.cube += 2;
                 s.owner = s.turn.other() as i8;
                 s.phase = Phase::ToRoll;
             }
@@ -306,8 +379,9 @@ impl Backgammon {
                     self.perft_rec(&child, depth - 1, bufs, level + 1)
                 })
                 .sum(),
-            Phase::Doubled => [TAKE, DROP]
+            Phase::Doubled => [TAKE, DROP, BEAVER]
                 .iter()
+                .filter(|&&a| self.cube_legal(s, a))
                 .map(|&a| {
                     let mut child = *s;
                     self.cube_action(&mut child, a);
@@ -349,7 +423,7 @@ impl Backgammon {
                     bufs.resize_with(level + 1, Vec::new);
                 }
                 let mut ends = std::mem::take(&mut bufs[level]);
-                distinct_ends(&s.pos(), s.left(), &mut ends);
+                distinct_ends_in(self.reglamento, &s.pos(), s.left(), &mut ends);
                 let total = if depth == 1 {
                     ends.len() as u64
                 } else {
