@@ -85,6 +85,10 @@ impl Rules for Alquerque {
         observe::observe(&self.geometry_planes, s, out)
     }
 
+    fn compact_planes(&self) -> Vec<(usize, crate::game::PlaneCode)> {
+        observe::compact_planes(self.deferred)
+    }
+
     fn to_position(&self, s: &State) -> String {
         self.format_position(s)
     }

@@ -15,6 +15,7 @@
 use super::board::{Geometry, NONE};
 use super::state::State;
 use crate::core::Player;
+use crate::game::PlaneCode;
 
 pub const PLANES: usize = 23;
 const PLANE: usize = 81;
@@ -30,6 +31,19 @@ pub fn geometry_planes(geo: &Geometry) -> Vec<f32> {
                 out[(15 + d) * PLANE + p.0 as usize] = 1.0;
             }
         }
+    }
+    out
+}
+
+/// The planes a position can change: the geometry planes (4, 15..22) never
+/// do, and the deferred planes (6..14) only under `removal="deferred"`.
+/// Planes 7..14 hold sums of distinct powers 2^-(steps-1), steps 1..8: 128
+/// times one is a whole number below 256.
+pub fn compact_planes(deferred: bool) -> Vec<(usize, PlaneCode)> {
+    let mut out: Vec<(usize, PlaneCode)> = [0, 1, 2, 3, 5].into_iter().map(|p| (p, PlaneCode::Bit)).collect();
+    if deferred {
+        out.push((6, PlaneCode::Bit));
+        out.extend((7..15).map(|p| (p, PlaneCode::Int { bits: 8, scale: 128.0 })));
     }
     out
 }

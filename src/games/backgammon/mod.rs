@@ -230,6 +230,10 @@ impl Rules for Backgammon {
         observe::observe(s, out)
     }
 
+    fn compact_planes(&self) -> Vec<(usize, crate::game::PlaneCode)> {
+        observe::compact_planes(self.spec.observation_shape[0])
+    }
+
     fn to_position(&self, s: &State) -> String {
         position::write(s, self)
     }

@@ -5,6 +5,7 @@
 
 use super::board::{BAR, OFF};
 use super::state::{Phase, State};
+use crate::game::PlaneCode;
 
 /// Entries per point and side: n>=1, n>=2, n>=3, (n-3)/2 if n>3, n/15.
 pub const PER_POINT: usize = 5;
@@ -45,6 +46,31 @@ fn point_values(n: u8) -> [f32; PER_POINT] {
     out[3] = if n > 3.0 { (n - 3.0) / 2.0 } else { 0.0 };
     out[4] = n / 15.0;
     out
+}
+
+/// Every entry (each is one plane of a flat observation) can change, in
+/// every configuration: the compact observation is the full one. The
+/// packed codes: the 0/1 entries as bits, the others as whole numbers
+/// (docs/games/backgammon.md "Observation formats").
+pub fn compact_planes(len: usize) -> Vec<(usize, PlaneCode)> {
+    let int = |bits: u8, scale: f32| PlaneCode::Int { bits, scale };
+    let mut codes = Vec::with_capacity(len);
+    for _ in 0..48 {
+        // n>=1, n>=2, n>=3, (n-3)/2 (n-3 <= 12), n/15 (n <= 15).
+        codes.extend([PlaneCode::Bit, PlaneCode::Bit, PlaneCode::Bit, int(4, 2.0), int(4, 15.0)]);
+    }
+    codes.extend([int(4, 15.0); 4]); // bars, borne off
+    codes.extend([int(3, 1.0); 6]); // dice left of each value: 0..4
+    codes.extend([int(15, 1.0); 3]); // scores, match length: below 2^15 (the Match ID's fields)
+    codes.extend([PlaneCode::Bit; 3]);
+    if len > OBS_LEN {
+        // log2 of the cube (at most MAX_CUBE_LOG2), ownership, Crawford, post-Crawford,
+        // away scores (below 2^15), doubled, may double.
+        codes.extend([int(4, 1.0), PlaneCode::Bit, PlaneCode::Bit, PlaneCode::Bit, PlaneCode::Bit]);
+        codes.extend([int(15, 1.0), int(15, 1.0), PlaneCode::Bit, PlaneCode::Bit]);
+    }
+    debug_assert_eq!(codes.len(), len);
+    codes.into_iter().enumerate().collect()
 }
 
 pub fn observe(s: &State, out: &mut [f32]) {

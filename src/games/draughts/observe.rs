@@ -2,7 +2,9 @@
 //! `(26, size, size)`, from the mover's point of view (player 1's board is
 //! turned 180 degrees); light squares are always 0.
 
+use super::preset::{Draws, Huff};
 use super::rules::DraughtsRules;
+use crate::game::PlaneCode;
 use super::state::State;
 
 /// Plane indices.
@@ -32,6 +34,38 @@ pub const OPP_SHUFFLE: usize = 20;
 /// `k=`: constant 1 while the counter rule runs; constant k / limit.
 pub const K_RUNNING: usize = 24;
 pub const K_VALUE: usize = 25;
+
+/// The planes a position of `r`'s preset can change (docs/games/draughts.md,
+/// "Observation formats"): the others belong to rules the preset does not
+/// have, and the position string refuses their fields.
+pub fn compact_planes(r: &DraughtsRules) -> Vec<(usize, PlaneCode)> {
+    let p = r.preset();
+    let mut planes = vec![MY_MEN, MY_KINGS, OPP_MEN, OPP_KINGS];
+    if p.soplo() {
+        planes.push(HUFF);
+    }
+    if p.force {
+        planes.extend([FORCE_MY_MEN, FORCE_MY_MEN + 1, FORCE_MY_MEN + 2, FORCE_MY_MEN + 3, FORCE_AVAILABLE, MUST_CAPTURE]);
+    }
+    planes.extend([CAP_PIECE, CAP_START, JUMPED]);
+    if p.soplo() {
+        planes.push(CAPTURERS);
+    }
+    if p.huff == Huff::ThenMove {
+        planes.push(HUFFED);
+    }
+    if p.draws == Draws::Damas {
+        planes.extend(MY_SHUFFLE..OPP_SHUFFLE + 4);
+    }
+    let mut out: Vec<(usize, PlaneCode)> = planes.into_iter().map(|q| (q, PlaneCode::Bit)).collect();
+    let limit = p.k_limit();
+    if limit > 0 {
+        let bits = (u8::BITS - limit.leading_zeros()) as u8;
+        out.push((K_RUNNING, PlaneCode::Bit));
+        out.push((K_VALUE, PlaneCode::Int { bits, scale: limit as f32 }));
+    }
+    out
+}
 
 pub fn observe(r: &DraughtsRules, s: &State, out: &mut [f32]) {
     let g = &r.eng.geo;

@@ -130,6 +130,11 @@ impl Rules for TablutRules {
         observe::observe(s, &mut out[..OBS_LEN]);
     }
 
+    fn compact_planes(&self) -> Vec<(usize, crate::game::PlaneCode)> {
+        // Planes 4 and 5 (throne, corners) are the board's.
+        [0, 1, 2, 3, 6, 7].into_iter().map(|p| (p, crate::game::PlaneCode::Bit)).collect()
+    }
+
     fn to_position(&self, s: &State) -> String {
         position::format(s)
     }
