@@ -143,15 +143,44 @@ def test_unpack_refuses_bad_input() -> None:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_gym_spaces_follow_the_format(fmt: str) -> None:
+def test_adapter_spaces_follow_the_format(fmt: str) -> None:
     pytest.importorskip("gymnasium")
     from ludoteca.gym import LudotecaEnv, LudotecaVectorEnv
 
-    env = LudotecaEnv("checkers", obs_format=fmt)
-    obs, _ = env.reset(seed=0)
-    assert env.observation_space.contains(obs)
+    env = LudotecaEnv("backgammon", obs_format=fmt)
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs), (obs.dtype, obs.shape)
+    for _ in range(30):
+        obs, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert env.observation_space.contains(obs)
+        if term or trunc:
+            obs, info = env.reset()
     venv = LudotecaVectorEnv("checkers", 4, obs_format=fmt)
+    obs, info = venv.reset(seed=0)
+    assert venv.observation_space.contains(obs)
+    for _ in range(60):
+        obs, _, _, _, info = venv.step(ludoteca.masked_uniform(info["action_mask"], 0))
+        assert venv.observation_space.contains(obs)
+        if "final_obs" in info:
+            assert info["final_obs"].dtype == venv.single_observation_space.dtype
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_pettingzoo_torchrl_and_rllib_spaces_follow_the_format(fmt: str) -> None:
+    pytest.importorskip("pettingzoo")
+    from ludoteca.pettingzoo import LudotecaAECEnv
+
+    aec = LudotecaAECEnv("checkers", obs_format=fmt)
+    aec.reset(seed=0)
+    agent = aec.agent_selection
+    assert aec.observation_space(agent).contains(aec.observe(agent))
+    torchrl = pytest.importorskip("ludoteca.torchrl")
+    env = torchrl.LudotecaTorchRLEnv("checkers", 4, obs_format=fmt)
+    td = env.reset()
+    assert env.observation_spec["observation"].is_in(td["observation"])
+    rllib = pytest.importorskip("ludoteca.rllib")
+    venv = rllib.LudotecaVectorMultiAgentEnv(2, {"game": "checkers", "obs_format": fmt})
     obs, _ = venv.reset(seed=0)
-    assert venv.observation_space.contains(obs)
-    obs, *_ = venv.step(venv.action_space.sample(mask=None) * 0 + ludoteca.masked_uniform(venv._venv.reset()[1]["legal_action_mask"], 0))
-    assert venv.observation_space.contains(obs)
+    for o in obs:
+        for agent, x in o.items():
+            assert venv.single_observation_spaces[agent].contains(x)
