@@ -831,7 +831,8 @@ impl PyVecEnv {
     fn copy(&self) -> PyResult<bool> {
         Ok(self.lock()?.copy())
     }
-    /// ``"float32"`` or ``"uint8"``: the observations' dtype.
+    /// ``"float32"`` or ``"uint8"``: the observations' dtype (``obs_dtype=None``:
+    /// ``"uint8"`` under ``obs_format="packed"``, else ``"float32"``).
     #[getter]
     fn obs_dtype(&self) -> PyResult<&'static str> {
         Ok(self.lock()?.obs_dtype())
