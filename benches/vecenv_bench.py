@@ -214,10 +214,43 @@ def bench_sampling(game_id: str, n: int, clock: Clock, kind: type = Sampler) -> 
     return clock.rate(run)
 
 
-def bench_rollout(game_id: str, n: int, threads: int, clock: Clock, obs_dtype: str = "float32") -> float:
-    venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, num_threads=threads, copy=False, obs_dtype=obs_dtype)
+def bench_rollout(
+    game_id: str, n: int, threads: int, clock: Clock, obs_dtype: Optional[str] = None, obs_format: str = "full"
+) -> float:
+    venv = ludoteca.VecEnv(
+        game_id, num_envs=n, seed=0, num_threads=threads, copy=False, obs_dtype=obs_dtype, obs_format=obs_format
+    )
     venv.reset()
     return clock.rate(lambda k: venv.rollout(k)["steps"], calibrate=max(1, 256 // n))
+
+
+def bench_step_categorical(game_id: str, n: int, threads: int, clock: Clock, obs_format: str = "full") -> float:
+    """``VecEnv.step`` with actions from ``ludoteca.masked_categorical`` on random logits (one fixed
+    (N, A) float32 array standing for a policy's output: drawing N x A fresh numbers per call in
+    numpy would be the slowest part of the loop)."""
+    venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, num_threads=threads, copy=False, obs_format=obs_format)
+    _, info = venv.reset()
+    logits = np.random.default_rng(0).normal(size=(n, venv.num_actions)).astype(np.float32)
+    state = {"mask": info["legal_action_mask"], "seed": 0}
+
+    def run(k: int) -> int:
+        mask, seed = state["mask"], state["seed"]
+        for _ in range(k):
+            seed += 1
+            mask = venv.step(ludoteca.masked_categorical(logits, mask, seed))[4]["legal_action_mask"]
+        state["mask"], state["seed"] = mask, seed
+        return k * n
+
+    return clock.rate(run)
+
+
+def bench_categorical(game_id: str, n: int, clock: Clock) -> float:
+    """``masked_categorical`` alone on a mask of a game under way (the GIL released, its own threads)."""
+    venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, num_threads=1)
+    venv.rollout(10)
+    mask = venv.step(venv.sample_actions())[4]["legal_action_mask"].copy()
+    logits = np.random.default_rng(0).normal(size=(n, venv.num_actions)).astype(np.float32)
+    return clock.rate(lambda k: sum(len(ludoteca.masked_categorical(logits, mask, i)) for i in range(k)))
 
 
 _MEMORY_PROBE = """
@@ -373,12 +406,19 @@ class GameResult:
     step_copy_true: Optional[float] = None
     memory: dict[str, float] = field(default_factory=dict)
     anchors: dict[str, float] = field(default_factory=dict)
+    # Bytes written per env-step (observation + mask) in each obs_format.
+    format_bytes: dict[str, int] = field(default_factory=dict)
 
 
 def measure_game(game_id: str, args: argparse.Namespace, clock: Clock) -> GameResult:
     g = ludoteca.Game(game_id)
     obs_len = int(np.prod(g.observation_shape))
     res = GameResult(game_id, g.num_actions, obs_len, obs_len * 4 + g.num_actions)
+    res.format_bytes = {
+        fmt: int(np.prod(ludoteca.Game(game_id, obs_format=fmt).observation_shape)) * (1 if fmt == "packed" else 4)
+        + g.num_actions
+        for fmt in ("full", "compact", "packed")
+    }
     log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.verbose else (lambda *a: None)
     res.env_loop = bench_env_loop(game_id, clock)
     log(f"  {game_id}: Env.step {human(res.env_loop)}")
@@ -395,6 +435,14 @@ def measure_game(game_id: str, args: argparse.Namespace, clock: Clock) -> GameRe
         res.rows[f"rollout t={t}"] = {n: bench_rollout(game_id, n, t, clock) for n in args.ns}
         log(f"  {game_id}: rollout t={t} {res.rows[f'rollout t={t}']}")
     res.rows[f"rollout uint8 obs t={t_max}"] = {n: bench_rollout(game_id, n, t_max, clock, "uint8") for n in args.ns}
+    for fmt in ("compact", "packed"):
+        res.rows[f"rollout {fmt} t={t_max}"] = {n: bench_rollout(game_id, n, t_max, clock, obs_format=fmt) for n in args.ns}
+        log(f"  {game_id}: rollout {fmt} t={t_max} {res.rows[f'rollout {fmt} t={t_max}']}")
+    res.rows["masked_categorical only"] = {n: bench_categorical(game_id, n, clock) for n in args.ns}
+    for fmt in ("full", "packed"):
+        res.rows[f"step+masked_categ. {fmt} t={t_max}"] = {
+            n: bench_step_categorical(game_id, n, t_max, clock, fmt) for n in args.ns
+        }
     if args.copy_point in args.ns:
         res.step_copy_true = bench_vec_step(game_id, args.copy_point, t_max, clock, copy=True)
     if args.memory_envs:
@@ -458,6 +506,29 @@ def print_report(results: list[GameResult], bandwidth: float, args: argparse.Nam
             f"{human(roll_big):>11}{100 * roll_big / ceiling:>5.0f}%{human(step_key):>9}{ratio(worst):>10}"
             f"{human(anchor):>12}{ratio(roll / anchor if anchor else None):>9}"
             f"{ratio(step_key / anchor if anchor and step_key else None):>9}"
+        )
+    print()
+    print(f"Observation formats (t={t_max}; B = bytes written per env-step, observation + mask; roll = best rollout at N>=1024;")
+    print(f"         step = VecEnv.step at N={args.key_n} with actions from masked_categorical on random logits)")
+    cols = (
+        f"{'game':<14}{'B full':>7}{'B comp':>7}{'B pack':>7}{'roll full':>10}{'roll comp':>10}{'roll pack':>10}"
+        f"{'step full':>10}{'step pack':>10}{'anchor':>9}{'full/anc':>9}{'comp/anc':>9}{'pack/anc':>9}{'step/anc':>9}"
+    )
+    print(cols)
+    print("-" * len(cols))
+    for r in results:
+        big = [n for n in ns if n >= 1024] or [max(ns)]
+        roll = {f: max(r.rows[k][n] for n in big) for f, k in
+                (("full", f"rollout t={t_max}"), ("compact", f"rollout compact t={t_max}"), ("packed", f"rollout packed t={t_max}"))}
+        step = {f: r.rows[f"step+masked_categ. {f} t={t_max}"].get(args.key_n) for f in ("full", "packed")}
+        anchor = max(r.anchors.values()) if r.anchors else None
+        best_step = max(v for v in step.values() if v is not None) if any(step.values()) else None
+        b = r.format_bytes
+        print(
+            f"{r.game:<14}{b['full']:>7}{b['compact']:>7}{b['packed']:>7}{human(roll['full']):>10}{human(roll['compact']):>10}"
+            f"{human(roll['packed']):>10}{human(step['full']):>10}{human(step['packed']):>10}{human(anchor):>9}"
+            + "".join(f"{ratio(roll[f] / anchor if anchor else None):>9}" for f in ("full", "compact", "packed"))
+            + f"{ratio(best_step / anchor if anchor and best_step else None):>9}"
         )
     if any(r.memory for r in results):
         print()

@@ -138,6 +138,9 @@ pub struct ObsLayout {
     /// The full observation of the initial position: the source of the
     /// dropped planes, which hold the same values in every position.
     pub constant: Vec<f32>,
+    /// Whether the compact format keeps every plane in order (it is then
+    /// the full observation).
+    pub identity: bool,
 }
 
 impl ObsLayout {
@@ -147,7 +150,9 @@ impl ObsLayout {
         let plane_len = full_shape[1..].iter().product();
         let mut constant = vec![0.0; spec.observation_len()];
         rules.observe(&rules.initial_state(&mut crate::core::rng_from_seed(0)), &mut constant);
-        ObsLayout { format, plane_len, full_shape, kept: rules.compact_planes(), constant }
+        let kept = rules.compact_planes();
+        let identity = kept.len() == full_shape[0] && kept.iter().enumerate().all(|(j, &(p, _))| j == p);
+        ObsLayout { format, plane_len, full_shape, kept, constant, identity }
     }
 
     pub fn compact_len(&self) -> usize {
@@ -197,15 +202,19 @@ impl ObsLayout {
     /// last byte are 0.
     pub fn pack(&self, compact: &[f32], out: &mut [u8]) {
         let l = self.plane_len;
-        let mut w = BitWriter { out, acc: 0, n: 0, at: 0 };
+        let mut w = BitWriter::new(out);
         for (j, &(_, code)) in self.kept.iter().enumerate() {
             let plane = &compact[j * l..(j + 1) * l];
             match code {
                 PlaneCode::Bit => w.push_plane(plane),
+                // Values are whole multiples of 1/scale, never negative:
+                // adding 0.5 and truncating rounds them (`round` is a libm
+                // call on baseline x86_64).
+                PlaneCode::Int { bits, scale } if l == 1 => w.push_bits((plane[0] * scale + 0.5) as u64, bits as u32),
                 PlaneCode::Int { bits, scale } => {
                     for b in 0..bits {
                         for &v in plane {
-                            w.push((((v * scale).round() as u32) >> b) & 1 != 0);
+                            w.push((((v * scale + 0.5) as u32) >> b) & 1 != 0);
                         }
                     }
                 }
@@ -226,12 +235,13 @@ pub enum ObsBuf<'a> {
 pub fn write_obs<R: Rules>(rules: &R, layout: &ObsLayout, s: &R::State, out: ObsBuf<'_>) {
     match (layout.format, out) {
         (ObsFormat::Full, ObsBuf::F32(o)) => rules.observe(s, o),
+        (ObsFormat::Compact, ObsBuf::F32(o)) if layout.identity => rules.observe(s, o),
         (ObsFormat::Compact, ObsBuf::F32(o)) => rules.observe_compact(s, layout, o),
         (ObsFormat::Packed, ObsBuf::U8(o)) => rules.observe_packed(s, layout, o),
         (format, ObsBuf::U8(o)) => BYTE_SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             scratch.resize(o.len(), 0.0);
-            if format == ObsFormat::Full {
+            if format == ObsFormat::Full || layout.identity {
                 rules.observe(s, &mut scratch);
             } else {
                 rules.observe_compact(s, layout, &mut scratch);
@@ -251,17 +261,22 @@ pub fn write_obs<R: Rules>(rules: &R, layout: &ObsLayout, s: &R::State, out: Obs
     }
 }
 
-/// Appends bits to a byte buffer, least significant bit first.
-struct BitWriter<'a> {
+/// Appends bits to a byte buffer, least significant bit first (the packed
+/// format's order), for families that write packed observations directly.
+pub struct BitWriter<'a> {
     out: &'a mut [u8],
     acc: u64,
     n: u32,
     at: usize,
 }
 
-impl BitWriter<'_> {
+impl<'a> BitWriter<'a> {
+    pub fn new(out: &'a mut [u8]) -> Self {
+        BitWriter { out, acc: 0, n: 0, at: 0 }
+    }
+
     #[inline(always)]
-    fn push(&mut self, bit: bool) {
+    pub fn push(&mut self, bit: bool) {
         self.acc |= (bit as u64) << self.n;
         self.n += 1;
         if self.n == 64 {
@@ -269,6 +284,22 @@ impl BitWriter<'_> {
             self.at += 8;
             self.acc = 0;
             self.n = 0;
+        }
+    }
+
+    /// The `n` low bits of `v`, lowest first.
+    #[inline(always)]
+    pub fn push_bits(&mut self, v: u64, n: u32) {
+        let v = v & ((1u64 << n) - 1);
+        self.acc |= v << self.n;
+        let total = self.n + n;
+        if total >= 64 {
+            self.out[self.at..self.at + 8].copy_from_slice(&self.acc.to_le_bytes());
+            self.at += 8;
+            self.acc = if self.n == 0 { 0 } else { v >> (64 - self.n) };
+            self.n = total - 64;
+        } else {
+            self.n = total;
         }
     }
 
@@ -299,7 +330,8 @@ impl BitWriter<'_> {
         }
     }
 
-    fn finish(mut self) {
+    /// Writes the last bits and zeroes the rest of the buffer.
+    pub fn finish(mut self) {
         let bytes = self.acc.to_le_bytes();
         let k = (self.n as usize).div_ceil(8);
         self.out[self.at..self.at + k].copy_from_slice(&bytes[..k]);
@@ -376,7 +408,11 @@ pub trait Rules: Send + Sync + Sized + 'static {
         PACK_SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             scratch.resize(layout.compact_len(), 0.0);
-            self.observe_compact(s, layout, &mut scratch);
+            if layout.identity {
+                self.observe(s, &mut scratch);
+            } else {
+                self.observe_compact(s, layout, &mut scratch);
+            }
             layout.pack(&scratch, out);
         })
     }
