@@ -31,6 +31,7 @@ memory-bandwidth ceiling: ``bandwidth / bytes per step``.
 Usage::
 
     python benches/vecenv_bench.py              # full run (a few minutes)
+    python benches/vecenv_bench.py --games checkers,backgammon --threads 1 --cpu-time   # per-core rates
     python benches/vecenv_bench.py --quick      # smoke run (seconds), no anchors but OpenSpiel
     python benches/vecenv_bench.py --games tablut,checkers --json out.json
 
@@ -71,6 +72,9 @@ class Clock:
 
     budget: float  # seconds of timed work per measurement
     repeats: int  # timed runs per measurement; the best is kept
+    # time.perf_counter (wall clock), or time.process_time (CPU seconds of every thread of the
+    # process: steadier than wall clock while other jobs load the machine; a rate per core).
+    timer: Callable[[], float] = time.perf_counter
 
     def rate(self, run: Callable[[int], int], calibrate: int = 1) -> float:
         """Steps per second of ``run(k)``, which does ``k`` iterations and
@@ -81,17 +85,17 @@ class Clock:
         run(k)  # warm-up
         target = self.budget / self.repeats
         while True:
-            t0 = time.perf_counter()
+            t0 = self.timer()
             steps = run(k)
-            dt = time.perf_counter() - t0
+            dt = self.timer() - t0
             if dt >= target * 0.5 or k >= 1 << 30:
                 break
             k = int(k * min(100.0, max(2.0, target / max(dt, 1e-6))))
         rates = [steps / dt]
         for _ in range(self.repeats - 1):
-            t0 = time.perf_counter()
+            t0 = self.timer()
             steps = run(k)
-            rates.append(steps / (time.perf_counter() - t0))
+            rates.append(steps / (self.timer() - t0))
         return float(max(rates))
 
 
@@ -467,6 +471,8 @@ def print_report(results: list[GameResult], bandwidth: float, args: argparse.Nam
         f"# {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, numpy {np.__version__}; "
         f"numpy copy bandwidth {bandwidth / 1e9:.2f} GB/s"
     )
+    if args.cpu_time:
+        print("# rates per CPU second of the process (--cpu-time), not wall clock")
     print("# steps/s = env decisions per second (N envs x calls / s)")
     print()
     head = f"{'game':<14} {'what':<26}" + "".join(f"{'N=' + str(n):>10}" for n in ns)
@@ -551,6 +557,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--no-pgx", action="store_true", help="skip Pgx (its jit compiles take a while)")
     p.add_argument("--pgx-scan", type=int, default=64, help="steps per jitted Pgx scan")
     p.add_argument("--json", default=None, help="also write the results to this JSON file")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="rates per CPU second of the process (all its threads) instead of wall clock: "
+                        "steadier on a loaded machine; use with --threads 1 for per-core rates")
     p.add_argument("-v", "--verbose", action="store_true", help="progress on stderr")
     args = p.parse_args(argv)
 
@@ -567,6 +576,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         args.threads = [int(x) for x in (args.threads or ",".join(map(str, THREADS))).split(",")]
         args.memory_envs, args.memory_steps = 4096, 300
         bw_mib = 256
+    if args.cpu_time:
+        clock.timer = time.process_time
     args.key_n = 1024 if 1024 in args.ns else max(args.ns)
     args.copy_point = args.key_n
     games = [g for g in args.games.split(",") if g] or ludoteca.games()
