@@ -6,6 +6,9 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "_masked_categorical_f32",
+    "_masked_categorical_f64",
+    "_masked_uniform",
     "Env",
     "Game",
     "MCTS",

@@ -87,11 +87,12 @@ def unpack_observation(packed: npt.ArrayLike, game: Any, format: str = "full") -
     batch = data.shape[:-1]
     bits = np.unpackbits(data, axis=-1, count=nbits, bitorder="little")
     values = (bits[..., idx].astype(np.int32) * weight).sum(axis=-1).astype(np.float32) / scale
-    compact = values.reshape(batch + compact_shape)
+    compact: npt.NDArray[np.float32] = values.reshape(batch + compact_shape)
     if format == "compact":
         return compact
     plane_len = int(np.prod(full_shape[1:], dtype=np.int64))
     full = np.empty(batch + (full_shape[0], plane_len), dtype=np.float32)
     full[...] = constant.reshape(full_shape[0], plane_len)
     full[..., kept, :] = compact.reshape(batch + (len(kept), plane_len))
-    return full.reshape(batch + full_shape)
+    out: npt.NDArray[np.float32] = full.reshape(batch + full_shape)
+    return out

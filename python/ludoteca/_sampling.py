@@ -62,8 +62,8 @@ def masked_categorical(logits: npt.NDArray[Any], mask: npt.NDArray[np.bool_], rn
     seed = _seed(rng)
     lg = np.ascontiguousarray(logits)
     if lg.dtype == np.float32:
-        return _core._masked_categorical_f32(lg, m, seed)  # type: ignore[no-any-return]
-    return _core._masked_categorical_f64(lg, m, seed)  # type: ignore[no-any-return]
+        return _core._masked_categorical_f32(lg, m, seed)
+    return _core._masked_categorical_f64(lg, m, seed)
 
 
 def masked_uniform(mask: npt.NDArray[np.bool_], rng: Rng = None) -> npt.NDArray[np.int64]:
@@ -74,4 +74,4 @@ def masked_uniform(mask: npt.NDArray[np.bool_], rng: Rng = None) -> npt.NDArray[
     does the same for a ``VecEnv``'s own envs, from their last masks.)
     """
     m = _mask(mask)
-    return _core._masked_uniform(m, _seed(rng))  # type: ignore[no-any-return]
+    return _core._masked_uniform(m, _seed(rng))

@@ -306,7 +306,8 @@ class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
             raise OptionError(f'opponent must be "random" or "self" in a vector env, got {opponent!r}')
         _check_agent_player(agent_player)
         options.setdefault("illegal_action", "lose")
-        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, **options)
+        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, obs_dtype=None,
+                             **options)
         self.game: Game = self._venv.game
         self.num_envs = num_envs
         self.opponent = opponent

@@ -96,7 +96,7 @@ def agent_observation_space(game: Game) -> gym.spaces.Dict:
     box = _box(game)
     return gym.spaces.Dict({
         "observations": gym.spaces.Box(low=box.low.min(), high=box.high.max(), shape=(int(np.prod(box.shape)),),
-                                       dtype=box.dtype),
+                                       dtype=np.uint8 if game.observation_dtype == "uint8" else np.float32),
         "action_mask": gym.spaces.Box(low=0.0, high=1.0, shape=(game.num_actions,), dtype=np.float32),
     })
 
@@ -197,7 +197,8 @@ class LudotecaVectorMultiAgentEnv(VectorMultiAgentEnv):  # type: ignore[misc]
     def __init__(self, num_envs: int, config: Optional[Mapping[str, Any]] = None) -> None:
         game_id, seed, options = _split_config(config)
         num_threads = options.pop("num_threads", None)
-        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, **options)
+        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, obs_dtype=None,
+                            **options)
         self.num_envs = num_envs
         self.game: Game = self._venv.game
         # RLlib reads spaces and agent ids through `envs[i].unwrapped`; the
