@@ -132,7 +132,15 @@ impl Rules for TablutRules {
 
     fn compact_planes(&self) -> Vec<(usize, crate::game::PlaneCode)> {
         // Planes 4 and 5 (throne, corners) are the board's.
-        [0, 1, 2, 3, 6, 7].into_iter().map(|p| (p, crate::game::PlaneCode::Bit)).collect()
+        observe::COMPACT.into_iter().map(|p| (p, crate::game::PlaneCode::Bit)).collect()
+    }
+
+    fn observe_compact(&self, s: &State, _layout: &crate::game::ObsLayout, out: &mut [f32]) {
+        observe::observe_compact(s, out)
+    }
+
+    fn observe_packed(&self, s: &State, _layout: &crate::game::ObsLayout, out: &mut [u8]) {
+        observe::observe_packed(s, out)
     }
 
     fn to_position(&self, s: &State) -> String {
