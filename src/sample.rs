@@ -47,23 +47,30 @@ fn uniform(seed: u64, row: usize) -> f64 {
     (splitmix64(derive_seed(seed, row as u64)) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
-/// Appends the indices of the true entries of `mask` to `out`, skipping
-/// eight false entries per load (masks are mostly false).
+/// Appends the indices of the true entries of `mask` to `out`, sixteen
+/// entries per SSE2 compare (masks are mostly false).
 #[inline]
 fn legal_indices(mask: &[bool], out: &mut Vec<u32>) {
     out.clear();
-    let mut chunks = mask.chunks_exact(8);
-    for (k, c) in chunks.by_ref().enumerate() {
-        // A true entry sets bit 0 of its byte.
-        let mut word = u64::from_le_bytes(std::array::from_fn(|i| c[i] as u8));
-        while word != 0 {
-            let bit = word.trailing_zeros() as usize;
-            word &= word - 1;
-            out.push((k * 8 + bit / 8) as u32);
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        while done + 16 <= mask.len() {
+            // SAFETY: SSE2 is part of the x86_64 baseline; the load reads
+            // `mask[done..done + 16]` (bools are bytes holding 0 or 1).
+            let mut bits = unsafe {
+                let v = _mm_loadu_si128(mask.as_ptr().add(done).cast::<__m128i>());
+                !_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u32 & 0xFFFF
+            };
+            while bits != 0 {
+                out.push((done + bits.trailing_zeros() as usize) as u32);
+                bits &= bits - 1;
+            }
+            done += 16;
         }
     }
-    let done = mask.len() & !7;
-    for (i, &m) in chunks.remainder().iter().enumerate() {
+    for (i, &m) in mask[done..].iter().enumerate() {
         if m {
             out.push((done + i) as u32);
         }
