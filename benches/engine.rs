@@ -15,11 +15,13 @@
 //! one, and our nodes per second (best of three runs, one thread) are printed
 //! next to theirs.
 //!
-//! `--profile STEPS [--envs N]` runs only a one-thread rollout of STEPS steps
+//! `--profile STEPS [--envs N] [--obs-format F]` runs only a one-thread rollout of STEPS steps
 //! of N (1024) envs per game (for `perf record` / `perf stat`, whose instruction counts
-//! do not depend on the machine's load as wall-clock time does).
+//! do not depend on the machine's load as wall-clock time does), observations in
+//! format F (`full`, `compact`, `packed`; default full).
 
-use ludoteca::batch::OwnedOut;
+use ludoteca::batch::{ObsOut, OwnedOut};
+use ludoteca::options::OptValue;
 use ludoteca::registry;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -157,7 +159,9 @@ fn main() {
     let wanted: Vec<&str> = args
         .iter()
         .enumerate()
-        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || !["--profile", "--envs"].contains(&args[i - 1].as_str())))
+        .filter(|(i, a)| {
+            !a.starts_with("--") && (*i == 0 || !["--profile", "--envs", "--obs-format"].contains(&args[i - 1].as_str()))
+        })
         .map(|(_, s)| s.as_str())
         .collect();
     let envs: usize = args.iter().position(|a| a == "--envs").map_or(1024, |i| args[i + 1].parse().expect("--envs N"));
@@ -165,15 +169,25 @@ fn main() {
         perft_published(&wanted);
         return;
     }
+    let format = args.iter().position(|a| a == "--obs-format").map_or("full", |i| args[i + 1].as_str());
     if let Some(steps) = profile {
         for entry in registry::entries().iter().filter(|e| wanted.is_empty() || wanted.contains(&e.id)) {
-            let game = entry.make(&[]).expect("default options build");
+            let game = entry.make(&[("obs_format".into(), OptValue::Str(format.into()))]).expect("default options build");
             let mut batch = game.new_batch(envs, 0);
             batch.set_threads(1).unwrap();
             let mut out = OwnedOut::new(&*batch);
-            batch.reset(None, &mut out.view());
+            // The packed format writes bytes: byte buffers for its observations.
+            let mut bytes = vec![0u8; if format == "packed" { 2 * out.obs.len() } else { 0 }];
+            let half = bytes.len() / 2;
+            let (obs_u8, fin_u8) = bytes.split_at_mut(half);
+            let mut view = out.view();
+            if format == "packed" {
+                view.obs = ObsOut::U8(obs_u8);
+                view.final_obs = ObsOut::U8(fin_u8);
+            }
+            batch.reset(None, &mut view);
             let t = Instant::now();
-            let stats = batch.rollout(steps, &mut out.view());
+            let stats = batch.rollout(steps, &mut view);
             println!("{}: {} steps in {:.3} s ({:?})", entry.id, stats.steps, t.elapsed().as_secs_f64(), stats);
         }
         return;

@@ -31,6 +31,7 @@ memory-bandwidth ceiling: ``bandwidth / bytes per step``.
 Usage::
 
     python benches/vecenv_bench.py              # full run (a few minutes)
+    python benches/vecenv_bench.py --games checkers,backgammon --threads 1 --cpu-time   # per-core rates
     python benches/vecenv_bench.py --quick      # smoke run (seconds), no anchors but OpenSpiel
     python benches/vecenv_bench.py --games tablut,checkers --json out.json
 
@@ -71,6 +72,9 @@ class Clock:
 
     budget: float  # seconds of timed work per measurement
     repeats: int  # timed runs per measurement; the best is kept
+    # time.perf_counter (wall clock), or time.process_time (CPU seconds of every thread of the
+    # process: steadier than wall clock while other jobs load the machine; a rate per core).
+    timer: Callable[[], float] = time.perf_counter
 
     def rate(self, run: Callable[[int], int], calibrate: int = 1) -> float:
         """Steps per second of ``run(k)``, which does ``k`` iterations and
@@ -81,17 +85,17 @@ class Clock:
         run(k)  # warm-up
         target = self.budget / self.repeats
         while True:
-            t0 = time.perf_counter()
+            t0 = self.timer()
             steps = run(k)
-            dt = time.perf_counter() - t0
+            dt = self.timer() - t0
             if dt >= target * 0.5 or k >= 1 << 30:
                 break
             k = int(k * min(100.0, max(2.0, target / max(dt, 1e-6))))
         rates = [steps / dt]
         for _ in range(self.repeats - 1):
-            t0 = time.perf_counter()
+            t0 = self.timer()
             steps = run(k)
-            rates.append(steps / (time.perf_counter() - t0))
+            rates.append(steps / (self.timer() - t0))
         return float(max(rates))
 
 
@@ -214,10 +218,43 @@ def bench_sampling(game_id: str, n: int, clock: Clock, kind: type = Sampler) -> 
     return clock.rate(run)
 
 
-def bench_rollout(game_id: str, n: int, threads: int, clock: Clock, obs_dtype: str = "float32") -> float:
-    venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, num_threads=threads, copy=False, obs_dtype=obs_dtype)
+def bench_rollout(
+    game_id: str, n: int, threads: int, clock: Clock, obs_dtype: Optional[str] = None, obs_format: str = "full"
+) -> float:
+    venv = ludoteca.VecEnv(
+        game_id, num_envs=n, seed=0, num_threads=threads, copy=False, obs_dtype=obs_dtype, obs_format=obs_format
+    )
     venv.reset()
     return clock.rate(lambda k: venv.rollout(k)["steps"], calibrate=max(1, 256 // n))
+
+
+def bench_step_categorical(game_id: str, n: int, threads: int, clock: Clock, obs_format: str = "full") -> float:
+    """``VecEnv.step`` with actions from ``ludoteca.masked_categorical`` on random logits (one fixed
+    (N, A) float32 array standing for a policy's output: drawing N x A fresh numbers per call in
+    numpy would be the slowest part of the loop)."""
+    venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, num_threads=threads, copy=False, obs_format=obs_format)
+    _, info = venv.reset()
+    logits = np.random.default_rng(0).normal(size=(n, venv.num_actions)).astype(np.float32)
+    state = {"mask": info["legal_action_mask"], "seed": 0}
+
+    def run(k: int) -> int:
+        mask, seed = state["mask"], state["seed"]
+        for _ in range(k):
+            seed += 1
+            mask = venv.step(ludoteca.masked_categorical(logits, mask, seed))[4]["legal_action_mask"]
+        state["mask"], state["seed"] = mask, seed
+        return k * n
+
+    return clock.rate(run)
+
+
+def bench_categorical(game_id: str, n: int, clock: Clock) -> float:
+    """``masked_categorical`` alone on a mask of a game under way (the GIL released, its own threads)."""
+    venv = ludoteca.VecEnv(game_id, num_envs=n, seed=0, num_threads=1)
+    venv.rollout(10)
+    mask = venv.step(venv.sample_actions())[4]["legal_action_mask"].copy()
+    logits = np.random.default_rng(0).normal(size=(n, venv.num_actions)).astype(np.float32)
+    return clock.rate(lambda k: sum(len(ludoteca.masked_categorical(logits, mask, i)) for i in range(k)))
 
 
 _MEMORY_PROBE = """
@@ -373,12 +410,19 @@ class GameResult:
     step_copy_true: Optional[float] = None
     memory: dict[str, float] = field(default_factory=dict)
     anchors: dict[str, float] = field(default_factory=dict)
+    # Bytes written per env-step (observation + mask) in each obs_format.
+    format_bytes: dict[str, int] = field(default_factory=dict)
 
 
 def measure_game(game_id: str, args: argparse.Namespace, clock: Clock) -> GameResult:
     g = ludoteca.Game(game_id)
     obs_len = int(np.prod(g.observation_shape))
     res = GameResult(game_id, g.num_actions, obs_len, obs_len * 4 + g.num_actions)
+    res.format_bytes = {
+        fmt: int(np.prod(ludoteca.Game(game_id, obs_format=fmt).observation_shape)) * (1 if fmt == "packed" else 4)
+        + g.num_actions
+        for fmt in ("full", "compact", "packed")
+    }
     log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.verbose else (lambda *a: None)
     res.env_loop = bench_env_loop(game_id, clock)
     log(f"  {game_id}: Env.step {human(res.env_loop)}")
@@ -395,6 +439,14 @@ def measure_game(game_id: str, args: argparse.Namespace, clock: Clock) -> GameRe
         res.rows[f"rollout t={t}"] = {n: bench_rollout(game_id, n, t, clock) for n in args.ns}
         log(f"  {game_id}: rollout t={t} {res.rows[f'rollout t={t}']}")
     res.rows[f"rollout uint8 obs t={t_max}"] = {n: bench_rollout(game_id, n, t_max, clock, "uint8") for n in args.ns}
+    for fmt in ("compact", "packed"):
+        res.rows[f"rollout {fmt} t={t_max}"] = {n: bench_rollout(game_id, n, t_max, clock, obs_format=fmt) for n in args.ns}
+        log(f"  {game_id}: rollout {fmt} t={t_max} {res.rows[f'rollout {fmt} t={t_max}']}")
+    res.rows["masked_categorical only"] = {n: bench_categorical(game_id, n, clock) for n in args.ns}
+    for fmt in ("full", "packed"):
+        res.rows[f"step+masked_categ. {fmt} t={t_max}"] = {
+            n: bench_step_categorical(game_id, n, t_max, clock, fmt) for n in args.ns
+        }
     if args.copy_point in args.ns:
         res.step_copy_true = bench_vec_step(game_id, args.copy_point, t_max, clock, copy=True)
     if args.memory_envs:
@@ -419,6 +471,8 @@ def print_report(results: list[GameResult], bandwidth: float, args: argparse.Nam
         f"# {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, numpy {np.__version__}; "
         f"numpy copy bandwidth {bandwidth / 1e9:.2f} GB/s"
     )
+    if args.cpu_time:
+        print("# rates per CPU second of the process (--cpu-time), not wall clock")
     print("# steps/s = env decisions per second (N envs x calls / s)")
     print()
     head = f"{'game':<14} {'what':<26}" + "".join(f"{'N=' + str(n):>10}" for n in ns)
@@ -459,6 +513,29 @@ def print_report(results: list[GameResult], bandwidth: float, args: argparse.Nam
             f"{human(anchor):>12}{ratio(roll / anchor if anchor else None):>9}"
             f"{ratio(step_key / anchor if anchor and step_key else None):>9}"
         )
+    print()
+    print(f"Observation formats (t={t_max}; B = bytes written per env-step, observation + mask; roll = best rollout at N>=1024;")
+    print(f"         step = VecEnv.step at N={args.key_n} with actions from masked_categorical on random logits)")
+    cols = (
+        f"{'game':<14}{'B full':>7}{'B comp':>7}{'B pack':>7}{'roll full':>10}{'roll comp':>10}{'roll pack':>10}"
+        f"{'step full':>10}{'step pack':>10}{'anchor':>9}{'full/anc':>9}{'comp/anc':>9}{'pack/anc':>9}{'step/anc':>9}"
+    )
+    print(cols)
+    print("-" * len(cols))
+    for r in results:
+        big = [n for n in ns if n >= 1024] or [max(ns)]
+        roll = {f: max(r.rows[k][n] for n in big) for f, k in
+                (("full", f"rollout t={t_max}"), ("compact", f"rollout compact t={t_max}"), ("packed", f"rollout packed t={t_max}"))}
+        step = {f: r.rows[f"step+masked_categ. {f} t={t_max}"].get(args.key_n) for f in ("full", "packed")}
+        anchor = max(r.anchors.values()) if r.anchors else None
+        best_step = max(v for v in step.values() if v is not None) if any(step.values()) else None
+        b = r.format_bytes
+        print(
+            f"{r.game:<14}{b['full']:>7}{b['compact']:>7}{b['packed']:>7}{human(roll['full']):>10}{human(roll['compact']):>10}"
+            f"{human(roll['packed']):>10}{human(step['full']):>10}{human(step['packed']):>10}{human(anchor):>9}"
+            + "".join(f"{ratio(roll[f] / anchor if anchor else None):>9}" for f in ("full", "compact", "packed"))
+            + f"{ratio(best_step / anchor if anchor and best_step else None):>9}"
+        )
     if any(r.memory for r in results):
         print()
         print(f"Memory of a VecEnv of {args.memory_envs} envs besides its output arrays (after {args.memory_steps} steps)")
@@ -480,6 +557,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--no-pgx", action="store_true", help="skip Pgx (its jit compiles take a while)")
     p.add_argument("--pgx-scan", type=int, default=64, help="steps per jitted Pgx scan")
     p.add_argument("--json", default=None, help="also write the results to this JSON file")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="rates per CPU second of the process (all its threads) instead of wall clock: "
+                        "steadier on a loaded machine; use with --threads 1 for per-core rates")
     p.add_argument("-v", "--verbose", action="store_true", help="progress on stderr")
     args = p.parse_args(argv)
 
@@ -496,6 +576,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         args.threads = [int(x) for x in (args.threads or ",".join(map(str, THREADS))).split(",")]
         args.memory_envs, args.memory_steps = 4096, 300
         bw_mib = 256
+    if args.cpu_time:
+        clock.timer = time.process_time
     args.key_n = 1024 if 1024 in args.ns else max(args.ns)
     args.copy_point = args.key_n
     games = [g for g in args.games.split(",") if g] or ludoteca.games()

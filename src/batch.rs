@@ -13,15 +13,15 @@
 //! legal mask an env last showed is kept as a bitset (validation never trusts
 //! caller memory, and `rollout` samples from it without scanning bytes).
 
-use crate::bits::{f32_to_u8, has_bit, pack_mask, random_set_bit};
+use crate::bits::{has_bit, pack_mask, random_set_bit};
 use crate::core::{derive_seed, rng_from_seed, sample_outcome, Action, GameRng, ToAct};
 use crate::error::{GameError, Result};
-use crate::game::Rules;
+use crate::game::{ObsBuf, Rules};
 use crate::session::{Configured, Env, IllegalPolicy, Session};
-use std::cell::RefCell;
 use std::sync::Arc;
 
-/// Where observations go: float planes, or the same values as bytes.
+/// Where observations go: float entries, or bytes (the float formats'
+/// values truncated, or the packed format).
 pub enum ObsOut<'a> {
     F32(&'a mut [f32]),
     U8(&'a mut [u8]),
@@ -40,8 +40,9 @@ pub struct BatchOut<'a> {
     /// (N, F) the game's info fields, after any auto-reset.
     pub info: &'a mut [i32],
     /// (N, L) the last observation of games that ended this step; rows of
-    /// other envs are left untouched.
-    pub final_obs: &'a mut [f32],
+    /// other envs are left untouched. Float entries in the float formats
+    /// (whatever `obs`'s dtype), bytes in the packed format.
+    pub final_obs: ObsOut<'a>,
 }
 
 /// Row lengths of the output buffers.
@@ -67,13 +68,16 @@ impl<'a> BatchOut<'a> {
             truncated: self.truncated,
             to_act: self.to_act,
             info: self.info,
-            final_obs: self.final_obs,
+            final_obs: match &mut self.final_obs {
+                ObsOut::F32(o) => ObsOut::F32(o),
+                ObsOut::U8(o) => ObsOut::U8(o),
+            },
         }
     }
 
     /// Rows `[0, mid)` and `[mid, ..)`.
     fn split_at(self, mid: usize, st: Strides) -> (BatchOut<'a>, BatchOut<'a>) {
-        let (o1, o2) = match self.obs {
+        let split = |o: ObsOut<'a>| match o {
             ObsOut::F32(o) => {
                 let (a, b) = o.split_at_mut(mid * st.obs);
                 (ObsOut::F32(a), ObsOut::F32(b))
@@ -83,13 +87,14 @@ impl<'a> BatchOut<'a> {
                 (ObsOut::U8(a), ObsOut::U8(b))
             }
         };
+        let (o1, o2) = split(self.obs);
         let (m1, m2) = self.mask.split_at_mut(mid * st.mask);
         let (r1, r2) = self.rewards.split_at_mut(mid * 2);
         let (t1, t2) = self.terminated.split_at_mut(mid);
         let (u1, u2) = self.truncated.split_at_mut(mid);
         let (p1, p2) = self.to_act.split_at_mut(mid);
         let (i1, i2) = self.info.split_at_mut(mid * st.info);
-        let (f1, f2) = self.final_obs.split_at_mut(mid * st.obs);
+        let (f1, f2) = split(self.final_obs);
         (
             BatchOut { obs: o1, mask: m1, rewards: r1, terminated: t1, truncated: u1, to_act: p1, info: i1, final_obs: f1 },
             BatchOut { obs: o2, mask: m2, rewards: r2, terminated: t2, truncated: u2, to_act: p2, info: i2, final_obs: f2 },
@@ -104,18 +109,22 @@ impl<'a> BatchOut<'a> {
                 ObsOut::F32(o) => RowObs::F32(&mut o[j * l..(j + 1) * l]),
                 ObsOut::U8(o) => RowObs::U8(&mut o[j * l..(j + 1) * l]),
             },
+            fin: match &mut self.final_obs {
+                ObsOut::F32(o) => RowObs::F32(&mut o[j * l..(j + 1) * l]),
+                ObsOut::U8(o) => RowObs::U8(&mut o[j * l..(j + 1) * l]),
+            },
             mask: &mut self.mask[j * a..(j + 1) * a],
             rewards: &mut self.rewards[j * 2..j * 2 + 2],
             term: &mut self.terminated[j],
             trunc: &mut self.truncated[j],
             to_act: &mut self.to_act[j],
             info: &mut self.info[j * k..(j + 1) * k],
-            fin: &mut self.final_obs[j * l..(j + 1) * l],
         }
     }
 }
 
-/// Buffers owned by Rust, for tests, benches and rollouts.
+/// Buffers owned by Rust, for tests, benches and rollouts (float
+/// observations; packed layouts get their bytes as float values).
 pub struct OwnedOut {
     pub obs: Vec<f32>,
     pub mask: Vec<bool>,
@@ -167,7 +176,7 @@ impl OwnedOut {
             truncated: &mut self.truncated,
             to_act: &mut self.to_act,
             info: &mut self.info,
-            final_obs: &mut self.final_obs,
+            final_obs: ObsOut::F32(&mut self.final_obs),
         }
     }
 
@@ -309,7 +318,7 @@ impl<R: Rules> Batch<R> {
 
     fn strides(&self) -> Strides {
         let spec = self.game.rules.spec();
-        Strides { obs: spec.observation_len(), mask: spec.num_actions, info: spec.info_fields.len(), words: self.words }
+        Strides { obs: self.game.obs.len(), mask: spec.num_actions, info: spec.info_fields.len(), words: self.words }
     }
 
     /// Runs `f` over every env, `rounds` times (all envs finish a round
@@ -351,7 +360,7 @@ struct Row<'a> {
     trunc: &'a mut bool,
     to_act: &'a mut i32,
     info: &'a mut [i32],
-    fin: &'a mut [f32],
+    fin: RowObs<'a>,
 }
 
 enum RowObs<'a> {
@@ -359,8 +368,13 @@ enum RowObs<'a> {
     U8(&'a mut [u8]),
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+impl RowObs<'_> {
+    fn buf(&mut self) -> ObsBuf<'_> {
+        match self {
+            RowObs::F32(o) => ObsBuf::F32(o),
+            RowObs::U8(o) => ObsBuf::U8(o),
+        }
+    }
 }
 
 impl<S: Clone> Slot<S> {
@@ -370,15 +384,7 @@ impl<S: Clone> Slot<S> {
         let rules = &game.rules;
         let session = &self.env.session;
         let to_act = session.to_act(rules);
-        match &mut row.obs {
-            RowObs::F32(obs) => rules.observe(&session.state, obs),
-            RowObs::U8(obs) => SCRATCH.with(|scratch| {
-                let mut scratch = scratch.borrow_mut();
-                scratch.resize(obs.len(), 0.0);
-                rules.observe(&session.state, &mut scratch);
-                f32_to_u8(&scratch, obs);
-            }),
-        }
+        game.observe(&session.state, row.obs.buf());
         session.legal_mask(rules, &game.common, row.mask);
         pack_mask(row.mask, bits);
         *row.to_act = to_act.code();
@@ -395,7 +401,7 @@ impl<S: Clone> Slot<S> {
         row.rewards.copy_from_slice(&step.rewards);
         let ended = step.ended();
         if ended {
-            rules.observe(&self.env.session.state, row.fin);
+            game.observe(&self.env.session.state, row.fin.buf());
             self.env.next_game(rules);
         }
         self.write_view(game, bits, row);
@@ -423,8 +429,9 @@ impl<R: Rules> Batch<R> {
     pub fn num_actions(&self) -> usize {
         self.game.rules.spec().num_actions
     }
+    /// Length of one observation row in the configured format.
     pub fn obs_len(&self) -> usize {
-        self.game.rules.spec().observation_len()
+        self.game.obs.len()
     }
     pub fn num_info(&self) -> usize {
         self.game.rules.spec().info_fields.len()

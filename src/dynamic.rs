@@ -9,7 +9,7 @@
 use crate::batch::{Batch, BatchOut, Dims, RolloutStats};
 use crate::core::{Action, Applied, ToAct};
 use crate::error::{GameError, Result};
-use crate::game::{BoardView, GameSpec, Rules};
+use crate::game::{BoardView, GameSpec, ObsBuf, ObsLayout, Rules};
 use crate::options::{OptKind, OptSpec, OptValue, Options};
 use crate::core::Player;
 use crate::search::eval::{Aborted, Builtin, Evaluator};
@@ -44,6 +44,11 @@ const ILLEGAL: OptSpec = OptSpec {
     doc: "what an environment does with an illegal action: raise ValueError, the offender loses, or the game's own rule",
 };
 const RESIGN: OptSpec = OptSpec { name: "resign", kind: OptKind::Bool(false), doc: "enable the resign action" };
+const OBS_FORMAT: OptSpec = OptSpec {
+    name: "obs_format",
+    kind: OptKind::Choice(&crate::game::ObsFormat::NAMES),
+    doc: "observation format: every plane as float32 (full), only the planes that can change (compact), or those as bits, eight entries per byte (packed)",
+};
 const DRAW_OFFERS: OptSpec =
     OptSpec { name: "draw_offers", kind: OptKind::Bool(false), doc: "enable the offer/accept/decline draw actions" };
 
@@ -57,6 +62,7 @@ impl GameEntry {
                 doc: "full turns after which an environment truncates the game (0: never)",
             },
             ILLEGAL,
+            OBS_FORMAT,
         ];
         if self.offers {
             specs.push(RESIGN);
@@ -112,6 +118,8 @@ pub trait DynGame: Send + Sync {
     fn spec(&self) -> &GameSpec;
     fn options(&self) -> &Options;
     fn common(&self) -> &CommonOptions;
+    /// The observation format and its planes (`obs_format`).
+    fn obs_layout(&self) -> &ObsLayout;
     fn new_state(self: Arc<Self>, seed: u64) -> Box<dyn DynState>;
     fn state_from_string(self: Arc<Self>, text: &str) -> Result<Box<dyn DynState>>;
     /// The state of position string `text` with its [`DynState::extras`] (unpickling).
@@ -137,7 +145,8 @@ pub trait DynState: Send + Sync {
     fn is_truncated(&self) -> bool;
     fn turns_played(&self) -> u32;
     fn legal_mask(&self, mask: &mut [bool]);
-    fn observe(&self, out: &mut [f32]);
+    /// The observation in the game's `obs_format` (bytes when packed).
+    fn observe(&self, out: ObsBuf<'_>);
     /// Checked apply (`State.apply_action`): errors leave the state unchanged.
     fn apply(&mut self, a: i64) -> Result<Applied>;
     /// Apply under the game's `illegal_action` policy (environments).
@@ -184,7 +193,8 @@ pub trait DynEnv: Send + Sync {
     fn to_act(&self) -> ToAct;
     fn turns_played(&self) -> u32;
     fn legal_mask(&self, mask: &mut [bool]);
-    fn observe(&self, out: &mut [f32]);
+    /// The observation in the game's `obs_format` (bytes when packed).
+    fn observe(&self, out: ObsBuf<'_>);
     fn info(&self) -> Vec<(&'static str, i64)>;
     /// A copy of the game in progress as a standalone state.
     fn state(&self) -> Box<dyn DynState>;
@@ -253,7 +263,7 @@ pub struct ConfiguredGame<R: Rules> {
 /// The erased game of `rules` built from `entry` with `options`.
 pub fn erase<R: Rules>(entry: &'static GameEntry, options: Options, rules: R) -> Arc<dyn DynGame> {
     let common = CommonOptions::from_options(&options);
-    Arc::new(ConfiguredGame { entry, options, config: Arc::new(Configured { rules, common }) })
+    Arc::new(ConfiguredGame { entry, options, config: Arc::new(Configured::new(rules, common)) })
 }
 
 impl<R: Rules> ConfiguredGame<R> {
@@ -274,6 +284,9 @@ impl<R: Rules> DynGame for ConfiguredGame<R> {
     }
     fn common(&self) -> &CommonOptions {
         &self.config.common
+    }
+    fn obs_layout(&self) -> &ObsLayout {
+        &self.config.obs
     }
     fn new_state(self: Arc<Self>, seed: u64) -> Box<dyn DynState> {
         let session = Session::new(self.rules(), seed);
@@ -334,8 +347,8 @@ impl<R: Rules> DynState for StateBox<R> {
     fn legal_mask(&self, mask: &mut [bool]) {
         self.session.legal_mask(self.game.rules(), &self.game.config.common, mask)
     }
-    fn observe(&self, out: &mut [f32]) {
-        self.game.rules().observe(&self.session.state, out)
+    fn observe(&self, out: ObsBuf<'_>) {
+        self.game.config.observe(&self.session.state, out)
     }
     fn apply(&mut self, a: i64) -> Result<Applied> {
         self.session.apply(self.game.rules(), &self.game.config.common, a)
@@ -527,8 +540,8 @@ impl<R: Rules> DynEnv for EnvBox<R> {
     fn legal_mask(&self, mask: &mut [bool]) {
         self.env.session.legal_mask(self.game.rules(), &self.game.config.common, mask)
     }
-    fn observe(&self, out: &mut [f32]) {
-        self.game.rules().observe(&self.env.session.state, out)
+    fn observe(&self, out: ObsBuf<'_>) {
+        self.game.config.observe(&self.env.session.state, out)
     }
     fn info(&self) -> Vec<(&'static str, i64)> {
         self.env.session.info(self.game.rules())

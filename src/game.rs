@@ -10,7 +10,15 @@
 
 use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::error::{GameError, Result};
+use std::cell::RefCell;
 use std::collections::HashSet;
+
+thread_local! {
+    static OBS_SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    static PACK_SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    static BYTE_SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    static PACKED_SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
 
 /// A structured picture of a state, for renderers: what is where, without
 /// the position-string grammar (docs: architecture, "board view").
@@ -66,6 +74,272 @@ impl GameSpec {
     }
 }
 
+/// Which observation a configured game writes (common option `obs_format`,
+/// docs/model.md "Observation formats").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ObsFormat {
+    /// Every plane of [`GameSpec::observation_shape`], float32.
+    #[default]
+    Full,
+    /// The planes that can vary for the configured game ([`Rules::compact_planes`]).
+    Compact,
+    /// The compact planes as bits, eight entries per byte ([`ObsLayout::pack`]).
+    Packed,
+}
+
+impl ObsFormat {
+    pub const NAMES: [&'static str; 3] = ["full", "compact", "packed"];
+
+    pub fn from_name(name: &str) -> ObsFormat {
+        match name {
+            "compact" => ObsFormat::Compact,
+            "packed" => ObsFormat::Packed,
+            _ => ObsFormat::Full,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// How one kept plane is stored in the packed format.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlaneCode {
+    /// One bit per entry: whether it is non-zero (the plane holds only 0 and 1).
+    Bit,
+    /// `bits` bit planes per entry: the binary digits, lowest first, of the
+    /// whole number `value * scale` (< 2^bits); unpacking divides that
+    /// number by `scale` in float32, which gives the observed value exactly.
+    Int { bits: u8, scale: f32 },
+}
+
+impl PlaneCode {
+    pub fn bits(self) -> usize {
+        match self {
+            PlaneCode::Bit => 1,
+            PlaneCode::Int { bits, .. } => bits as usize,
+        }
+    }
+}
+
+/// The observation formats of one configured game: which full planes the
+/// compact format keeps, how the packed format codes them, and what the
+/// dropped planes always hold.
+#[derive(Clone, Debug)]
+pub struct ObsLayout {
+    pub format: ObsFormat,
+    /// Entries of one plane: the product of the full shape after its first
+    /// dimension (1 for a flat vector, whose entries are its planes).
+    pub plane_len: usize,
+    pub full_shape: Vec<usize>,
+    /// Full plane index and packed code of each compact plane, in order.
+    pub kept: Vec<(usize, PlaneCode)>,
+    /// The full observation of the initial position: the source of the
+    /// dropped planes, which hold the same values in every position.
+    pub constant: Vec<f32>,
+    /// Whether the compact format keeps every plane in order (it is then
+    /// the full observation).
+    pub identity: bool,
+}
+
+impl ObsLayout {
+    pub fn new<R: Rules>(rules: &R, format: ObsFormat) -> ObsLayout {
+        let spec = rules.spec();
+        let full_shape = spec.observation_shape.clone();
+        let plane_len = full_shape[1..].iter().product();
+        let mut constant = vec![0.0; spec.observation_len()];
+        rules.observe(&rules.initial_state(&mut crate::core::rng_from_seed(0)), &mut constant);
+        let kept = rules.compact_planes();
+        let identity = kept.len() == full_shape[0] && kept.iter().enumerate().all(|(j, &(p, _))| j == p);
+        ObsLayout { format, plane_len, full_shape, kept, constant, identity }
+    }
+
+    pub fn compact_len(&self) -> usize {
+        self.kept.len() * self.plane_len
+    }
+
+    /// Bits of one packed observation (before padding to whole bytes).
+    pub fn packed_bits(&self) -> usize {
+        self.kept.iter().map(|(_, c)| c.bits()).sum::<usize>() * self.plane_len
+    }
+
+    /// Length of one observation in this layout's format (bytes when packed).
+    pub fn len(&self) -> usize {
+        match self.format {
+            ObsFormat::Full => self.full_shape.iter().product(),
+            ObsFormat::Compact => self.compact_len(),
+            ObsFormat::Packed => self.packed_bits().div_ceil(8),
+        }
+    }
+
+    /// The shape of one observation in this layout's format.
+    pub fn shape(&self) -> Vec<usize> {
+        match self.format {
+            ObsFormat::Full => self.full_shape.clone(),
+            ObsFormat::Compact => {
+                let mut s = self.full_shape.clone();
+                s[0] = self.kept.len();
+                s
+            }
+            ObsFormat::Packed => vec![self.len()],
+        }
+    }
+
+    /// The kept planes of a full observation, in compact order.
+    pub fn gather(&self, full: &[f32], compact: &mut [f32]) {
+        let l = self.plane_len;
+        for (j, &(p, _)) in self.kept.iter().enumerate() {
+            compact[j * l..(j + 1) * l].copy_from_slice(&full[p * l..(p + 1) * l]);
+        }
+    }
+
+    /// Packs a compact observation (docs/model.md "Observation formats"):
+    /// plane by plane in compact order, a `Bit` plane as its entries, an
+    /// `Int` plane as its digit planes (lowest digit first), each plane's
+    /// entries in order; bit i of the stream is bit `i % 8` of byte `i / 8`
+    /// (numpy `unpackbits(..., bitorder="little")`). The padding bits of the
+    /// last byte are 0.
+    pub fn pack(&self, compact: &[f32], out: &mut [u8]) {
+        let l = self.plane_len;
+        let mut w = BitWriter::new(out);
+        for (j, &(_, code)) in self.kept.iter().enumerate() {
+            let plane = &compact[j * l..(j + 1) * l];
+            match code {
+                PlaneCode::Bit => w.push_plane(plane),
+                // Values are whole multiples of 1/scale, never negative:
+                // adding 0.5 and truncating rounds them (`round` is a libm
+                // call on baseline x86_64).
+                PlaneCode::Int { bits, scale } if l == 1 => w.push_bits((plane[0] * scale + 0.5) as u64, bits as u32),
+                PlaneCode::Int { bits, scale } => {
+                    for b in 0..bits {
+                        for &v in plane {
+                            w.push((((v * scale + 0.5) as u32) >> b) & 1 != 0);
+                        }
+                    }
+                }
+            }
+        }
+        w.finish();
+    }
+}
+
+/// Where one observation goes: float32 entries, or bytes (float formats as
+/// truncated values, `obs_dtype="uint8"`; the packed format as its bytes).
+pub enum ObsBuf<'a> {
+    F32(&'a mut [f32]),
+    U8(&'a mut [u8]),
+}
+
+/// Writes the observation of `s` in `layout`'s format into `out`.
+pub fn write_obs<R: Rules>(rules: &R, layout: &ObsLayout, s: &R::State, out: ObsBuf<'_>) {
+    match (layout.format, out) {
+        (ObsFormat::Full, ObsBuf::F32(o)) => rules.observe(s, o),
+        (ObsFormat::Compact, ObsBuf::F32(o)) if layout.identity => rules.observe(s, o),
+        (ObsFormat::Compact, ObsBuf::F32(o)) => rules.observe_compact(s, layout, o),
+        (ObsFormat::Packed, ObsBuf::U8(o)) => rules.observe_packed(s, layout, o),
+        (format, ObsBuf::U8(o)) => BYTE_SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            scratch.resize(o.len(), 0.0);
+            if format == ObsFormat::Full || layout.identity {
+                rules.observe(s, &mut scratch);
+            } else {
+                rules.observe_compact(s, layout, &mut scratch);
+            }
+            crate::bits::f32_to_u8(&scratch, o);
+        }),
+        // Packed bytes asked for as floats: the byte values (the bindings
+        // refuse this combination; kept total rather than panicking).
+        (ObsFormat::Packed, ObsBuf::F32(o)) => PACKED_SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            scratch.resize(o.len(), 0);
+            rules.observe_packed(s, layout, &mut scratch);
+            for (d, &b) in o.iter_mut().zip(scratch.iter()) {
+                *d = b as f32;
+            }
+        }),
+    }
+}
+
+/// Appends bits to a byte buffer, least significant bit first (the packed
+/// format's order), for families that write packed observations directly.
+pub struct BitWriter<'a> {
+    out: &'a mut [u8],
+    acc: u64,
+    n: u32,
+    at: usize,
+}
+
+impl<'a> BitWriter<'a> {
+    pub fn new(out: &'a mut [u8]) -> Self {
+        BitWriter { out, acc: 0, n: 0, at: 0 }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, bit: bool) {
+        self.acc |= (bit as u64) << self.n;
+        self.n += 1;
+        if self.n == 64 {
+            self.out[self.at..self.at + 8].copy_from_slice(&self.acc.to_le_bytes());
+            self.at += 8;
+            self.acc = 0;
+            self.n = 0;
+        }
+    }
+
+    /// The `n` low bits of `v`, lowest first.
+    #[inline(always)]
+    pub fn push_bits(&mut self, v: u64, n: u32) {
+        let v = v & ((1u64 << n) - 1);
+        self.acc |= v << self.n;
+        let total = self.n + n;
+        if total >= 64 {
+            self.out[self.at..self.at + 8].copy_from_slice(&self.acc.to_le_bytes());
+            self.at += 8;
+            self.acc = if self.n == 0 { 0 } else { v >> (64 - self.n) };
+            self.n = total - 64;
+        } else {
+            self.n = total;
+        }
+    }
+
+    /// One bit per entry (non-zero), eight entries per step where aligned.
+    fn push_plane(&mut self, plane: &[f32]) {
+        let mut rest = plane;
+        while self.n % 8 != 0 && !rest.is_empty() {
+            self.push(rest[0] != 0.0);
+            rest = &rest[1..];
+        }
+        let mut chunks = rest.chunks_exact(8);
+        for c in chunks.by_ref() {
+            let mut byte = 0u64;
+            for (i, &v) in c.iter().enumerate() {
+                byte |= ((v != 0.0) as u64) << i;
+            }
+            self.acc |= byte << self.n;
+            self.n += 8;
+            if self.n == 64 {
+                self.out[self.at..self.at + 8].copy_from_slice(&self.acc.to_le_bytes());
+                self.at += 8;
+                self.acc = 0;
+                self.n = 0;
+            }
+        }
+        for &v in chunks.remainder() {
+            self.push(v != 0.0);
+        }
+    }
+
+    /// Writes the last bits and zeroes the rest of the buffer.
+    pub fn finish(mut self) {
+        let bytes = self.acc.to_le_bytes();
+        let k = (self.n as usize).div_ceil(8);
+        self.out[self.at..self.at + k].copy_from_slice(&bytes[..k]);
+        self.at += k;
+        self.out[self.at..].fill(0);
+    }
+}
+
 /// One complete turn from a position: the decisions that make it, its
 /// notation, and the position it leads to.
 #[derive(Clone, Debug)]
@@ -105,6 +379,43 @@ pub trait Rules: Send + Sync + Sized + 'static {
 
     /// Writes every entry of `out` (length `observation_len`).
     fn observe(&self, s: &Self::State, out: &mut [f32]);
+
+    /// The full planes the compact observation keeps, in order, with how the
+    /// packed observation codes each: every plane that some position of the
+    /// configured game (preset, options) can change. The planes left out must
+    /// hold the same values in every position (tested). Default: every
+    /// plane, as bits (an observation of 0/1 entries).
+    fn compact_planes(&self) -> Vec<(usize, PlaneCode)> {
+        (0..self.spec().observation_shape[0]).map(|p| (p, PlaneCode::Bit)).collect()
+    }
+
+    /// Writes the compact observation (length [`ObsLayout::compact_len`]).
+    /// Default: the full observation, then its kept planes; a family
+    /// overrides it to write only those.
+    fn observe_compact(&self, s: &Self::State, layout: &ObsLayout, out: &mut [f32]) {
+        OBS_SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            scratch.resize(self.spec().observation_len(), 0.0);
+            self.observe(s, &mut scratch);
+            layout.gather(&scratch, out);
+        })
+    }
+
+    /// Writes the packed observation (length [`ObsLayout::len`] bytes of a
+    /// packed layout). Default: the compact observation, then
+    /// [`ObsLayout::pack`].
+    fn observe_packed(&self, s: &Self::State, layout: &ObsLayout, out: &mut [u8]) {
+        PACK_SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            scratch.resize(layout.compact_len(), 0.0);
+            if layout.identity {
+                self.observe(s, &mut scratch);
+            } else {
+                self.observe_compact(s, layout, &mut scratch);
+            }
+            layout.pack(&scratch, out);
+        })
+    }
 
     /// The position string (the game's spec file defines it).
     fn to_position(&self, s: &Self::State) -> String;

@@ -20,6 +20,7 @@ pub mod games;
 pub mod options;
 pub mod search;
 pub mod registry;
+pub mod sample;
 pub mod session;
 pub mod text;
 /// Test support (random-game invariants, the toy game of the session and

@@ -5,7 +5,7 @@
 
 use crate::core::{derive_seed, Action, Applied, GameRng, Outcome, Player, ToAct};
 use crate::error::{GameError, Result};
-use crate::game::Rules;
+use crate::game::{write_obs, ObsBuf, ObsFormat, ObsLayout, Rules};
 use crate::options::Options;
 
 /// What an environment does with an illegal action (`illegal_action=`).
@@ -27,6 +27,8 @@ pub struct CommonOptions {
     pub illegal: IllegalPolicy,
     pub resign: bool,
     pub draw_offers: bool,
+    /// `obs_format=`: which observation environments write.
+    pub obs_format: ObsFormat,
 }
 
 impl CommonOptions {
@@ -41,6 +43,10 @@ impl CommonOptions {
             },
             resign: flag("resign"),
             draw_offers: flag("draw_offers"),
+            obs_format: o.get("obs_format").map_or(ObsFormat::Full, |v| match v {
+                crate::options::OptValue::Str(name) => ObsFormat::from_name(name),
+                _ => ObsFormat::Full,
+            }),
         }
     }
 }
@@ -51,6 +57,20 @@ impl CommonOptions {
 pub struct Configured<R: Rules> {
     pub rules: R,
     pub common: CommonOptions,
+    /// The observation format of `common.obs_format` and its planes.
+    pub obs: ObsLayout,
+}
+
+impl<R: Rules> Configured<R> {
+    pub fn new(rules: R, common: CommonOptions) -> Self {
+        let obs = ObsLayout::new(&rules, common.obs_format);
+        Configured { rules, common, obs }
+    }
+
+    /// Writes the observation of `s` in the configured format.
+    pub fn observe(&self, s: &R::State, out: ObsBuf<'_>) {
+        write_obs(&self.rules, &self.obs, s, out)
+    }
 }
 
 /// The last four actions of games with offers, in the spec's order.

@@ -18,7 +18,7 @@ from pathlib import Path
 SRC = Path(sys.argv[1] if len(sys.argv) > 1 else "src")
 # Lowest first; a module may import its own layer or lower ones.
 LAYERS = [
-    {"core", "bits", "text", "error", "options"},
+    {"core", "bits", "text", "error", "options", "sample"},
     {"game"},
     {"session"},
     {"search"},  # generic over Rules: above the session, below the erasure

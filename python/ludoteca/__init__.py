@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from . import errors
 from ._core import MCTS, Env, Game, SearchResult, State, VecEnv, __version__, game_info, games
+from ._obs import unpack_observation
+from ._sampling import masked_categorical, masked_uniform
 from .errors import (
     ActionsError,
     GameOverError,
@@ -25,6 +27,7 @@ from .errors import (
     MoveError,
     OptionError,
     PositionError,
+    SamplingError,
     SearchError,
     UnknownGameError,
 )
@@ -38,6 +41,9 @@ __all__ = [
     "SearchResult",
     "games",
     "game_info",
+    "masked_categorical",
+    "masked_uniform",
+    "unpack_observation",
     "errors",
     "LudotecaError",
     "UnknownGameError",
@@ -48,5 +54,6 @@ __all__ = [
     "MoveError",
     "GameOverError",
     "SearchError",
+    "SamplingError",
     "__version__",
 ]

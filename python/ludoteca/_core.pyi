@@ -6,6 +6,9 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "_masked_categorical_f32",
+    "_masked_categorical_f64",
+    "_masked_uniform",
     "Env",
     "Game",
     "MCTS",
@@ -23,6 +26,19 @@ __version__: str
 
 _Action = Union[int, np.integer[Any]]
 _Options = Union[bool, int, str]
+
+def _masked_categorical_f32(
+    logits: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_], seed: int
+) -> npt.NDArray[np.int64]:
+    """See ``ludoteca.masked_categorical``."""
+
+def _masked_categorical_f64(
+    logits: npt.NDArray[np.float64], mask: npt.NDArray[np.bool_], seed: int
+) -> npt.NDArray[np.int64]:
+    """See ``ludoteca.masked_categorical``."""
+
+def _masked_uniform(mask: npt.NDArray[np.bool_], seed: int) -> npt.NDArray[np.int64]:
+    """See ``ludoteca.masked_uniform``."""
 
 def games() -> list[str]:
     """Ids of every registered game, in display order."""
@@ -57,11 +73,28 @@ class Game:
         """Always 2."""
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        """Shape of one observation."""
+        """Shape of one observation in the game's ``obs_format``."""
     @property
     def observation_high(self) -> float:
         """The largest value an observation entry can take (entries are never
-        negative): 1.0 except where a game observes raw counts (backgammon)."""
+        negative): 1.0 except where a game observes raw counts (backgammon);
+        255.0 for ``obs_format="packed"`` (bytes)."""
+    @property
+    def obs_format(self) -> str:
+        """The observation format: ``"full"``, ``"compact"`` or ``"packed"``."""
+    @property
+    def observation_dtype(self) -> str:
+        """The dtype of observations: ``"uint8"`` for ``obs_format="packed"``,
+        else ``"float32"``."""
+    def observation_layout(self) -> dict[str, Any]:
+        """How the formats relate (what ``ludoteca.unpack_observation`` reads):
+        a dict with ``full_shape``, ``compact_shape``, ``packed_bytes``,
+        ``planes`` (one ``(full_plane, bits, scale)`` per compact plane, in
+        order; ``bits == 0`` marks a 0/1 plane stored as one bit per entry,
+        otherwise the plane is stored as ``bits`` digit planes of
+        ``value * scale``, lowest digit first) and ``constant`` (the full
+        observation's values on the planes the compact format drops: every
+        position has them)."""
     @property
     def info_fields(self) -> list[str]:
         """Names of the per-decision integers in ``State.info()`` and env infos."""
@@ -106,8 +139,9 @@ class State:
         """An independent copy (history and random generator included; pickling keeps them too)."""
     def __copy__(self) -> State: ...
     def __deepcopy__(self, memo: Any) -> State: ...
-    def observation(self) -> npt.NDArray[np.float32]:
-        """The observation of the player to move, shape ``game.observation_shape``."""
+    def observation(self) -> npt.NDArray[Any]:
+        """The observation of the player to move, shape ``game.observation_shape``
+        (float32; uint8 bytes under ``obs_format="packed"``)."""
     def to_string(self) -> str:
         """The position string (round-trips through ``Game.state_from_string``).
 
@@ -186,7 +220,7 @@ class Env:
         """Size of the action space."""
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        """Shape of one observation."""
+        """Shape of one observation in the game's ``obs_format``."""
     @property
     def current_player(self) -> int:
         """0 or 1, -1 at a chance node, -2 when the game is over."""
@@ -225,7 +259,7 @@ class VecEnv:
         seed: int = 0,
         num_threads: Optional[int] = None,
         copy: bool = True,
-        obs_dtype: str = "float32",
+        obs_dtype: Optional[str] = None,
         **options: _Options,
     ) -> VecEnv: ...
     def reset(
@@ -300,7 +334,8 @@ class VecEnv:
         """Whether each call returns fresh arrays (``False``: reused buffers)."""
     @property
     def obs_dtype(self) -> str:
-        """``"float32"`` or ``"uint8"``: the observations' dtype."""
+        """``"float32"`` or ``"uint8"``: the observations' dtype (``obs_dtype=None``:
+        ``"uint8"`` under ``obs_format="packed"``, else ``"float32"``)."""
     @property
     def seed(self) -> int:
         """The seed the per-env seeds derive from."""

@@ -24,6 +24,7 @@ __all__ = [
     "EngineTimeoutError",
     "RecordError",
     "SearchError",
+    "SamplingError",
 ]
 
 
@@ -49,6 +50,12 @@ class IllegalActionError(LudotecaValueError):
 
 class ActionsError(LudotecaValueError, TypeError):
     """A batch of actions of the wrong dtype, shape or length."""
+
+
+class SamplingError(LudotecaValueError, TypeError):
+    """Bad input to ``masked_categorical`` / ``masked_uniform``: arrays of the wrong type, dtype or
+    shape, a mask row with no legal action, a NaN or +inf legal logit, or an ``rng`` that is neither
+    ``None``, an integer seed nor a ``numpy.random.Generator``."""
 
 
 class PositionError(LudotecaValueError):

@@ -28,7 +28,7 @@ Single env (``gymnasium.Env``)::
 * **Reward** = the agent's return: ``+1/-1/0`` (``±2/±3`` for backgammon
   gammons) on the step that ends the game, 0 before. ``truncated`` after the
   game's ``max_turns`` (zero reward).
-* **Spaces.** ``Box`` observations (float32, the game's observation shape,
+* **Spaces.** ``Box`` observations (float32, or uint8 under ``obs_format="packed"``; the game's observation shape,
   from the agent's point of view), ``Discrete(num_actions)`` actions. The
   legal mask is ``info["action_mask"]`` and ``env.action_masks()``
   (sb3-contrib ``MaskablePPO`` convention).
@@ -104,7 +104,10 @@ AgentPlayer = Union[int, str]
 """``0``, ``1`` or ``"random"`` (drawn at every reset)."""
 
 def observation_space(game: Game) -> spaces.Box:
-    """The ``Box`` of one observation of ``game`` (float32, never negative)."""
+    """The ``Box`` of one observation of ``game`` in its ``obs_format`` (float32, never negative;
+    uint8 bytes for ``obs_format="packed"``)."""
+    if game.observation_dtype == "uint8":
+        return spaces.Box(low=0, high=255, shape=game.observation_shape, dtype=np.uint8)
     return spaces.Box(low=0.0, high=game.observation_high, shape=game.observation_shape, dtype=np.float32)
 
 
@@ -159,7 +162,7 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.observation_space = observation_space(self.game)  # type: ignore[assignment, unused-ignore]
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._seeded = False
-        self._obs: npt.NDArray[np.float32] = np.zeros(self.game.observation_shape, dtype=np.float32)
+        self._obs: npt.NDArray[Any] = np.zeros(self.game.observation_shape, dtype=self.game.observation_dtype)
         self._info: dict[str, Any] = {}
 
     # -- the opponent's and chance's decisions ------------------------------
@@ -225,7 +228,7 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if terminated or truncated:  # pragma: no cover - no game ends before a decision of each side
             raise RuntimeError("the game ended before the agent's first decision")
         self._obs, self._info = obs, info
-        return np.asarray(obs, dtype=np.float32), self._agent_info(info, played)
+        return np.asarray(obs, dtype=self.game.observation_dtype), self._agent_info(info, played)
 
     def step(self, action: Union[int, np.integer[Any]]) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Plays the agent's decision, then the opponent's until the agent is
@@ -239,7 +242,7 @@ class LudotecaEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             rewards += r2
         self._obs, self._info = obs, info
         reward = float(rewards[self.agent_player])
-        return np.asarray(obs, dtype=np.float32), reward, bool(terminated), bool(truncated), self._agent_info(info, played, rewards)
+        return np.asarray(obs, dtype=self.game.observation_dtype), reward, bool(terminated), bool(truncated), self._agent_info(info, played, rewards)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal mask of the agent's decision (sb3-contrib ``MaskablePPO``)."""
@@ -303,7 +306,8 @@ class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
             raise OptionError(f'opponent must be "random" or "self" in a vector env, got {opponent!r}')
         _check_agent_player(agent_player)
         options.setdefault("illegal_action", "lose")
-        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, obs_dtype="float32", **options)
+        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, obs_dtype=None,
+                             **options)
         self.game: Game = self._venv.game
         self.num_envs = num_envs
         self.opponent = opponent
@@ -407,7 +411,7 @@ class LudotecaVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64]
             "terminated": term.copy(),
             "truncated": trunc.copy(),
             "ended": np.zeros(self.num_envs, dtype=bool),
-            "final_obs": np.zeros(shape, dtype=np.float32),
+            "final_obs": np.zeros(shape, dtype=self.game.observation_dtype),
             "final_returns": np.zeros((self.num_envs, 2), dtype=np.float32),
             "final_agent": self._agent.copy(),
         }

@@ -88,7 +88,7 @@ class LudotecaAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]]):  
         )
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.action_spaces: dict[str, spaces.Space[Any]] = {a: spaces.Discrete(n) for a in AGENTS}
-        self._obs: npt.NDArray[np.float32] = np.zeros(self.game.observation_shape, dtype=np.float32)
+        self._obs: npt.NDArray[Any] = np.zeros(self.game.observation_shape, dtype=self.game.observation_dtype)
         self._mask: npt.NDArray[np.int8] = np.zeros(n, dtype=np.int8)
         self._seeded = False
         self.np_random, _ = seeding.np_random(None)
@@ -129,7 +129,7 @@ class LudotecaAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], Optional[int]]):  
         return obs, rewards, bool(term), bool(trunc), info
 
     def _set_view(self, obs: Any, info: dict[str, Any]) -> None:
-        self._obs = np.asarray(obs, dtype=np.float32)
+        self._obs = np.asarray(obs, dtype=self.game.observation_dtype)
         self._mask = np.asarray(info["legal_action_mask"], dtype=np.int8)
         cp = int(info["current_player"])
         if cp >= 0:

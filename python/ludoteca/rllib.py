@@ -6,7 +6,7 @@ alone never imports it.
 * :class:`LudotecaMultiAgentEnv` is one game as an RLlib ``MultiAgentEnv``:
   agents ``"player_0"`` and ``"player_1"``; the observation dict holds only
   the agent to act; its observation is ``{"observations": <flat float32
-  observation from its point of view>, "action_mask": <float32 0/1 legal
+  observation from its point of view (uint8 bytes under obs_format="packed")>, "action_mask": <float32 0/1 legal
   mask>}``; rewards come at the end for both agents (``+1/-1/0``, backgammon
   ``±2/±3``), with ``terminateds["__all__"]`` (or ``truncateds["__all__"]``
   after ``max_turns``); chance events (backgammon dice) happen inside.
@@ -95,8 +95,8 @@ def agent_observation_space(game: Game) -> gym.spaces.Dict:
     """One agent's observation space: the flat observation and the legal mask."""
     box = _box(game)
     return gym.spaces.Dict({
-        "observations": gym.spaces.Box(low=0.0, high=float(box.high.max()), shape=(int(np.prod(box.shape)),),
-                                       dtype=np.float32),
+        "observations": gym.spaces.Box(low=box.low.min(), high=box.high.max(), shape=(int(np.prod(box.shape)),),
+                                       dtype=np.uint8 if game.observation_dtype == "uint8" else np.float32),
         "action_mask": gym.spaces.Box(low=0.0, high=1.0, shape=(game.num_actions,), dtype=np.float32),
     })
 
@@ -136,7 +136,7 @@ class LudotecaMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self._last_obs: Obs = {}
 
     def _agent_obs(self, obs: npt.NDArray[Any], mask: npt.NDArray[np.bool_]) -> Obs:
-        return {"observations": np.asarray(obs, dtype=np.float32).reshape(-1),
+        return {"observations": np.asarray(obs, dtype=self.game.observation_dtype).reshape(-1),
                 "action_mask": np.asarray(mask, dtype=np.float32)}
 
     def _skip_chance(self, obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -197,7 +197,7 @@ class LudotecaVectorMultiAgentEnv(VectorMultiAgentEnv):  # type: ignore[misc]
     def __init__(self, num_envs: int, config: Optional[Mapping[str, Any]] = None) -> None:
         game_id, seed, options = _split_config(config)
         num_threads = options.pop("num_threads", None)
-        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, obs_dtype="float32",
+        self._venv = VecEnv(game_id, num_envs, seed=seed, num_threads=num_threads, copy=True, obs_dtype=None,
                             **options)
         self.num_envs = num_envs
         self.game: Game = self._venv.game
@@ -212,7 +212,8 @@ class LudotecaVectorMultiAgentEnv(VectorMultiAgentEnv):  # type: ignore[misc]
         self.metadata = {"autoreset_mode": "next_step"}
         self._rows = np.arange(num_envs)
         self._zeros = np.zeros(num_envs, dtype=np.int64)
-        self._obs: npt.NDArray[np.float32] = np.zeros((num_envs, int(np.prod(self.game.observation_shape))), dtype=np.float32)
+        self._obs: npt.NDArray[Any] = np.zeros((num_envs, int(np.prod(self.game.observation_shape))),
+                                               dtype=self.game.observation_dtype)
         self._mask: npt.NDArray[np.bool_] = np.zeros((num_envs, self.game.num_actions), dtype=bool)
         self._player: npt.NDArray[np.int64] = np.zeros(num_envs, dtype=np.int64)
         self._ended = np.zeros(num_envs, dtype=bool)
@@ -225,7 +226,7 @@ class LudotecaVectorMultiAgentEnv(VectorMultiAgentEnv):  # type: ignore[misc]
             obs, _, _, _, info = self._venv.step(self._venv.sample_actions(), active=chance)
 
     def _remember(self, obs: Any, info: dict[str, Any]) -> None:
-        self._obs = np.asarray(obs, dtype=np.float32).reshape(self.num_envs, -1)
+        self._obs = np.asarray(obs, dtype=self.game.observation_dtype).reshape(self.num_envs, -1)
         self._mask = np.asarray(info["legal_action_mask"], dtype=bool)
         self._player = np.asarray(info["current_player"], dtype=np.int64)
 
@@ -261,7 +262,7 @@ class LudotecaVectorMultiAgentEnv(VectorMultiAgentEnv):  # type: ignore[misc]
         obs, r, term, trunc, info = self._venv.step(flat, active=stepping)
         ended = term | trunc
         if ended.any():
-            final_obs = np.asarray(info["final_observation"], dtype=np.float32).reshape(self.num_envs, -1)
+            final_obs = np.asarray(info["final_observation"], dtype=self.game.observation_dtype).reshape(self.num_envs, -1)
         obs, info = self._play_chance(obs, info)
         self._remember(obs, info)
         zero_mask = np.zeros(self.game.num_actions, dtype=np.float32)

@@ -80,9 +80,11 @@ class LudotecaTorchRLEnv(EnvBase):  # type: ignore[misc]
         self.num_envs = num_envs
         n, a = num_envs, self.game.num_actions
         box = observation_space(self.game)
+        # float32, or uint8 bytes under obs_format="packed".
+        self._obs_dtype = torch.uint8 if self.game.observation_dtype == "uint8" else torch.float32
         self.observation_spec = Composite(
             observation=Bounded(low=float(box.low.min()), high=float(box.high.max()), shape=(n, *box.shape),
-                                dtype=torch.float32, device=self.device),
+                                dtype=self._obs_dtype, device=self.device),
             action_mask=Binary(n=a, shape=(n, a), dtype=torch.bool, device=self.device),
             agent_player=Categorical(n=2, shape=(n,), dtype=torch.int64, device=self.device),
             shape=(n,),
@@ -105,7 +107,7 @@ class LudotecaTorchRLEnv(EnvBase):  # type: ignore[misc]
         # at the last step (the batch already started it), until TorchRL's
         # _reset for that env hands it out.
         self._pending = np.zeros(n, dtype=bool)
-        self._obs = np.zeros((n, *box.shape), dtype=np.float32)
+        self._obs = np.zeros((n, *box.shape), dtype=box.dtype)
         self._mask = np.zeros((n, a), dtype=bool)
         self._agent = np.zeros(n, dtype=np.int64)
 
@@ -113,7 +115,7 @@ class LudotecaTorchRLEnv(EnvBase):  # type: ignore[misc]
                         **extra: torch.Tensor) -> TensorDict:
         return TensorDict(
             {
-                "observation": torch.as_tensor(obs, dtype=torch.float32),
+                "observation": torch.as_tensor(obs, dtype=self._obs_dtype),
                 "action_mask": torch.as_tensor(mask, dtype=torch.bool),
                 "agent_player": torch.as_tensor(agent, dtype=torch.int64),
                 **extra,
@@ -122,7 +124,7 @@ class LudotecaTorchRLEnv(EnvBase):  # type: ignore[misc]
         ).to(self.device)
 
     def _remember(self, obs: npt.NDArray[Any], info: dict[str, Any]) -> None:
-        self._obs = np.asarray(obs, dtype=np.float32)
+        self._obs = np.asarray(obs, dtype=self.game.observation_dtype)
         self._mask = np.asarray(info["action_mask"], dtype=bool)
         self._agent = np.asarray(info["agent_player"], dtype=np.int64)
 
@@ -153,7 +155,7 @@ class LudotecaTorchRLEnv(EnvBase):  # type: ignore[misc]
         actions = action.reshape(self.num_envs).cpu().numpy().astype(np.int64)
         obs, rewards, term, trunc, info = self._venv.step(actions)
         ended = term | trunc
-        out_obs = np.asarray(obs, dtype=np.float32)
+        out_obs = np.asarray(obs, dtype=self.game.observation_dtype)
         out_mask = np.asarray(info["action_mask"], dtype=bool)
         out_agent = np.asarray(info["agent_player"], dtype=np.int64)
         acted = self._agent

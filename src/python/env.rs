@@ -7,7 +7,7 @@ use super::errors::to_py;
 use super::convert::{Seed, Text};
 use crate::dynamic::{DynEnv, DynGame};
 use crate::session::{EnvSnapshot, Ruling};
-use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, ToPyArray};
+use numpy::{PyArray1, PyArrayMethods, ToPyArray};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
@@ -33,10 +33,7 @@ pub struct PyEnv {
 
 impl PyEnv {
     fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        let arr = PyArrayDyn::<f32>::zeros(py, self.game.spec().observation_shape.clone(), false);
-        // SAFETY: freshly created, contiguous, not shared.
-        self.env.observe(unsafe { arr.as_slice_mut().expect("contiguous") });
-        arr.into_any()
+        super::state::new_observation(py, &*self.game, |out| self.env.observe(out))
     }
 
     fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
@@ -127,10 +124,10 @@ impl PyEnv {
         self.game.spec().num_actions
     }
 
-    /// Shape of one observation.
+    /// Shape of one observation in the game's ``obs_format``.
     #[getter]
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.game.spec().observation_shape.iter().copied())
+        PyTuple::new(py, self.game.obs_layout().shape())
     }
 
     /// 0 or 1, -1 at a chance node, -2 when the game is over.

@@ -16,6 +16,7 @@ pyo3::import_exception!(ludoteca.errors, PositionError);
 pyo3::import_exception!(ludoteca.errors, MoveError);
 pyo3::import_exception!(ludoteca.errors, GameOverError);
 pyo3::import_exception!(ludoteca.errors, SearchError);
+pyo3::import_exception!(ludoteca.errors, SamplingError);
 
 pub(crate) fn to_py(e: GameError) -> PyErr {
     let message = e.to_string();

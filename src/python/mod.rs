@@ -5,6 +5,7 @@ mod convert;
 mod alphabeta;
 mod env;
 mod errors;
+mod sampling;
 mod search;
 mod state;
 mod vec_env;
@@ -56,6 +57,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<env::PyEnv>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
     search::register(m)?;
+    sampling::register(m)?;
     alphabeta::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,5 +1,6 @@
 //! `Game` and `State`.
 
+use crate::game::{ObsBuf, ObsFormat, PlaneCode};
 use super::convert::{int_in, opt_to_py, options_from_kwargs, Seed, Text};
 use super::errors::{to_py, IllegalActionError, LudotecaValueError};
 use crate::dynamic::{DynGame, DynState};
@@ -85,16 +86,60 @@ impl PyGame {
     fn num_players(&self) -> usize {
         2
     }
-    /// Shape of one observation.
+    /// Shape of one observation in the game's ``obs_format``.
     #[getter]
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.inner.spec().observation_shape.iter().copied())
+        PyTuple::new(py, self.inner.obs_layout().shape())
     }
     /// The largest value an observation entry can take (entries are never
-    /// negative): 1.0 except where a game observes raw counts (backgammon).
+    /// negative): 1.0 except where a game observes raw counts (backgammon);
+    /// 255.0 for ``obs_format="packed"`` (bytes).
     #[getter]
     fn observation_high(&self) -> f32 {
-        self.inner.spec().observation_high
+        match self.inner.obs_layout().format {
+            ObsFormat::Packed => 255.0,
+            _ => self.inner.spec().observation_high,
+        }
+    }
+    /// The observation format: ``"full"``, ``"compact"`` or ``"packed"``.
+    #[getter]
+    fn obs_format(&self) -> &'static str {
+        self.inner.obs_layout().format.name()
+    }
+    /// The dtype of observations: ``"uint8"`` for ``obs_format="packed"``,
+    /// else ``"float32"``.
+    #[getter]
+    fn observation_dtype(&self) -> &'static str {
+        obs_dtype_name(self.inner.obs_layout().format)
+    }
+    /// How the formats relate (what ``ludoteca.unpack_observation`` reads):
+    /// a dict with ``full_shape``, ``compact_shape``, ``packed_bytes``,
+    /// ``planes`` (one ``(full_plane, bits, scale)`` per compact plane, in
+    /// order; ``bits == 0`` marks a 0/1 plane stored as one bit per entry,
+    /// otherwise the plane is stored as ``bits`` digit planes of
+    /// ``value * scale``, lowest digit first) and ``constant`` (the full
+    /// observation's values on the planes the compact format drops: every
+    /// position has them).
+    fn observation_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let l = self.inner.obs_layout();
+        let d = PyDict::new(py);
+        d.set_item("full_shape", PyTuple::new(py, l.full_shape.iter().copied())?)?;
+        let mut compact = l.full_shape.clone();
+        compact[0] = l.kept.len();
+        d.set_item("compact_shape", PyTuple::new(py, compact)?)?;
+        d.set_item("packed_bytes", l.packed_bits().div_ceil(8))?;
+        let planes: Vec<(usize, usize, f32)> = l
+            .kept
+            .iter()
+            .map(|&(p, c)| match c {
+                PlaneCode::Bit => (p, 0, 1.0),
+                PlaneCode::Int { bits, scale } => (p, bits as usize, scale),
+            })
+            .collect();
+        d.set_item("planes", planes)?;
+        let constant = numpy::PyArray1::from_slice(py, &l.constant).reshape(l.full_shape.clone())?;
+        d.set_item("constant", constant)?;
+        Ok(d)
     }
     /// Names of the per-decision integers in ``State.info()`` and env infos.
     #[getter]
@@ -232,14 +277,10 @@ impl PyState {
         self.clone()
     }
 
-    /// The observation of the player to move, shape ``game.observation_shape``.
+    /// The observation of the player to move, shape ``game.observation_shape``
+    /// (float32; uint8 bytes under ``obs_format="packed"``).
     fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        let game = self.inner.game();
-        let shape = game.spec().observation_shape.clone();
-        let arr = numpy::PyArrayDyn::<f32>::zeros(py, shape, false);
-        // SAFETY: freshly created, contiguous, not shared.
-        self.inner.observe(unsafe { arr.as_slice_mut().expect("contiguous") });
-        arr.into_any()
+        new_observation(py, &*self.inner.game(), |out| self.inner.observe(out))
     }
 
     /// The position string (round-trips through ``Game.state_from_string``).
@@ -377,5 +418,30 @@ impl PyState {
         let make = py.import("ludoteca._pickle")?.getattr("make_state")?;
         let me = slf.borrow();
         Ok((make, (PyGame { inner: me.inner.game() }, me.inner.to_string(), extras_to_tuple(me.inner.extras()))))
+    }
+}
+
+/// The name of the dtype observations of `format` have.
+pub fn obs_dtype_name(format: ObsFormat) -> &'static str {
+    match format {
+        ObsFormat::Packed => "uint8",
+        _ => "float32",
+    }
+}
+
+/// A fresh observation array of `game`'s format, written by `write`.
+pub fn new_observation<'py>(py: Python<'py>, game: &dyn DynGame, write: impl FnOnce(ObsBuf<'_>)) -> Bound<'py, PyAny> {
+    let layout = game.obs_layout();
+    // SAFETY: freshly created, contiguous, not shared.
+    unsafe {
+        if layout.format == ObsFormat::Packed {
+            let arr = numpy::PyArrayDyn::<u8>::zeros(py, layout.shape(), false);
+            write(ObsBuf::U8(arr.as_slice_mut().expect("contiguous")));
+            arr.into_any()
+        } else {
+            let arr = numpy::PyArrayDyn::<f32>::zeros(py, layout.shape(), false);
+            write(ObsBuf::F32(arr.as_slice_mut().expect("contiguous")));
+            arr.into_any()
+        }
     }
 }

@@ -8,6 +8,7 @@ use super::errors::to_py;
 use super::vec_env_async::{busy, take_rows, InFlight, RawOut};
 use crate::batch::{default_threads, BatchOut, ObsOut};
 use crate::dynamic::{DynBatch, DynGame};
+use crate::game::ObsFormat;
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -42,9 +43,14 @@ pub struct VecEnvInner {
     /// Engine output for final observations when `copy=True` (only the rows
     /// of ended games are written; they are copied into a fresh array).
     final_obs: Vec<f32>,
-    /// With `copy=False`: the reused `final_observation` array, and the rows
-    /// written into it last step (zeroed again before the next step).
-    final_arr: Option<Py<PyArrayDyn<f32>>>,
+    /// The same under `obs_format="packed"` (bytes; `final_obs` is then empty).
+    final_packed: Vec<u8>,
+    /// Whether the game's `obs_format` is `"packed"`.
+    packed: bool,
+    /// With `copy=False`: the reused `final_observation` array (float32, or
+    /// uint8 when packed), and the rows written into it last step (zeroed
+    /// again before the next step).
+    final_arr: Option<Py<PyAny>>,
     final_rows: Vec<usize>,
     /// Actions of the current step, converted once and reused.
     actions: Vec<i64>,
@@ -74,8 +80,36 @@ impl VecEnvInner {
 
     fn obs_dims(&self) -> Vec<usize> {
         let mut dims = vec![self.batch.num_envs()];
-        dims.extend(self.game.spec().observation_shape.iter().copied());
+        dims.extend(self.game.obs_layout().shape());
         dims
+    }
+
+    /// A zeroed final-observation array of `n` rows of this env's format.
+    fn zeros_final(py: Python<'_>, dims: Vec<usize>, packed: bool) -> Py<PyAny> {
+        if packed {
+            PyArrayDyn::<u8>::zeros(py, dims, false).into_any().unbind()
+        } else {
+            PyArrayDyn::<f32>::zeros(py, dims, false).into_any().unbind()
+        }
+    }
+
+    /// The engine's final-observation buffer: the reused array, or our own.
+    ///
+    /// SAFETY: the GIL is held and nothing else touches the reused array
+    /// while the returned slice lives.
+    unsafe fn final_out<'a>(
+        py: Python<'a>,
+        arr: &'a Option<Py<PyAny>>,
+        own: &'a mut Vec<f32>,
+        own_packed: &'a mut Vec<u8>,
+        packed: bool,
+    ) -> ObsOut<'a> {
+        match (arr, packed) {
+            (Some(a), false) => ObsOut::F32(a.bind(py).cast::<PyArrayDyn<f32>>().unwrap().as_slice_mut().unwrap()),
+            (Some(a), true) => ObsOut::U8(a.bind(py).cast::<PyArrayDyn<u8>>().unwrap().as_slice_mut().unwrap()),
+            (None, false) => ObsOut::F32(own),
+            (None, true) => ObsOut::U8(own_packed),
+        }
     }
 
     fn new_arrays(py: Python<'_>, n: usize, dims: Vec<usize>, a: usize, f: usize, dtype: ObsDtype) -> Arrays {
@@ -138,10 +172,7 @@ impl VecEnvInner {
         // released inside this call, and Python code cannot run on this
         // object meanwhile because `self` is mutably borrowed).
         unsafe {
-            let final_obs: &mut [f32] = match &self.final_arr {
-                Some(arr) => arr.bind(py).as_slice_mut().unwrap(),
-                None => &mut self.final_obs,
-            };
+            let final_obs = Self::final_out(py, &self.final_arr, &mut self.final_obs, &mut self.final_packed, self.packed);
             let obs = match self.dtype {
                 ObsDtype::F32 => ObsOut::F32(arrays.obs.bind(py).cast::<PyArrayDyn<f32>>().unwrap().as_slice_mut().unwrap()),
                 ObsDtype::U8 => ObsOut::U8(arrays.obs.bind(py).cast::<PyArrayDyn<u8>>().unwrap().as_slice_mut().unwrap()),
@@ -261,12 +292,15 @@ impl VecEnvInner {
     /// With `copy=False`: zeroes the rows of the reused final-observation
     /// array that the last step wrote, so that only this step's are set.
     fn clear_final_rows(&mut self, py: Python<'_>) {
-        if let Some(arr) = &self.final_arr {
+        if self.final_arr.is_some() {
             let l = self.batch.obs_len();
             // SAFETY: our own contiguous array; the GIL is held.
-            let f = unsafe { arr.bind(py).as_slice_mut().unwrap() };
+            let mut f = unsafe { Self::final_out(py, &self.final_arr, &mut self.final_obs, &mut self.final_packed, self.packed) };
             for &i in &self.final_rows {
-                f[i * l..(i + 1) * l].fill(0.0);
+                match &mut f {
+                    ObsOut::F32(f) => f[i * l..(i + 1) * l].fill(0.0),
+                    ObsOut::U8(f) => f[i * l..(i + 1) * l].fill(0),
+                }
             }
             self.final_rows.clear();
         }
@@ -283,7 +317,7 @@ impl VecEnvInner {
             let returns = PyArray2::<f32>::zeros(py, [n, 2], false);
             let fin = match &self.final_arr {
                 Some(arr) => arr.bind(py).clone(),
-                None => PyArrayDyn::<f32>::zeros(py, self.obs_dims(), false),
+                None => Self::zeros_final(py, self.obs_dims(), self.packed).into_bound(py),
             };
             {
                 // SAFETY: `done` and `returns` are fresh; `fin` is fresh or our
@@ -294,13 +328,18 @@ impl VecEnvInner {
                     (term.as_slice()?, trunc.as_slice()?, arrays.rewards.bind(py).as_slice()?)
                 };
                 let copy_rows = self.final_arr.is_none();
-                let f = unsafe { fin.as_slice_mut()? };
                 for i in 0..n {
                     if t[i] || u[i] {
                         d[i] = true;
                         r[i * 2..i * 2 + 2].copy_from_slice(&rewards[i * 2..i * 2 + 2]);
                         if copy_rows {
-                            f[i * l..(i + 1) * l].copy_from_slice(&self.final_obs[i * l..(i + 1) * l]);
+                            if self.packed {
+                                let f = unsafe { fin.cast::<PyArrayDyn<u8>>()?.as_slice_mut()? };
+                                f[i * l..(i + 1) * l].copy_from_slice(&self.final_packed[i * l..(i + 1) * l]);
+                            } else {
+                                let f = unsafe { fin.cast::<PyArrayDyn<f32>>()?.as_slice_mut()? };
+                                f[i * l..(i + 1) * l].copy_from_slice(&self.final_obs[i * l..(i + 1) * l]);
+                            }
                         } else {
                             self.final_rows.push(i);
                         }
@@ -332,18 +371,24 @@ impl VecEnvInner {
         seed: u64,
         num_threads: Option<i64>,
         copy: bool,
-        obs_dtype: &str,
+        obs_dtype: Option<&str>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game = PyGame::make(game_id, options)?;
         if !(1..=1 << 24).contains(&num_envs) {
             return Err(OptionError::new_err(format!("num_envs must be an integer in [1, 16777216], got {num_envs}")));
         }
-        let dtype = match obs_dtype {
-            "float32" => ObsDtype::F32,
-            "uint8" => ObsDtype::U8,
-            other => {
-                return Err(OptionError::new_err(format!("obs_dtype must be \"float32\" or \"uint8\", got {other:?}")))
+        let packed = game.obs_layout().format == ObsFormat::Packed;
+        let dtype = match (obs_dtype, packed) {
+            (None, false) | (Some("float32"), false) => ObsDtype::F32,
+            (None, true) | (Some("uint8"), _) => ObsDtype::U8,
+            (Some("float32"), true) => {
+                return Err(OptionError::new_err(
+                    "obs_dtype=\"float32\" does not go with obs_format=\"packed\" (bytes): leave obs_dtype out, or unpack with ludoteca.unpack_observation",
+                ))
+            }
+            (Some(other), _) => {
+                return Err(OptionError::new_err(format!("obs_dtype must be None, \"float32\" or \"uint8\", got {other:?}")))
             }
         };
         let n = num_envs as usize;
@@ -355,11 +400,12 @@ impl VecEnvInner {
         };
         batch.set_threads(threads).map_err(to_py)?;
         let mut dims = vec![n];
-        dims.extend(game.spec().observation_shape.iter().copied());
-        let (final_obs, final_arr) = if copy {
-            (vec![0.0; n * batch.obs_len()], None)
-        } else {
-            (Vec::new(), Some(PyArrayDyn::<f32>::zeros(py, dims, false).unbind()))
+        dims.extend(game.obs_layout().shape());
+        let len = n * batch.obs_len();
+        let (final_obs, final_packed, final_arr) = match (copy, packed) {
+            (true, false) => (vec![0.0; len], Vec::new(), None),
+            (true, true) => (Vec::new(), vec![0; len], None),
+            (false, _) => (Vec::new(), Vec::new(), Some(Self::zeros_final(py, dims, packed))),
         };
         let mut me = VecEnvInner {
             game,
@@ -368,6 +414,8 @@ impl VecEnvInner {
             dtype,
             reused: None,
             final_obs,
+            final_packed,
+            packed,
             final_arr,
             final_rows: Vec::new(),
             actions: Vec::with_capacity(n),
@@ -436,10 +484,13 @@ impl VecEnvInner {
         self.clear_final_rows(py);
         let arrays = self.reused_arrays(py);
         let stats = self.run(py, &arrays, |b, out| b.rollout(steps as usize, out));
-        if let Some(arr) = &self.final_arr {
+        if self.final_arr.is_some() {
             // SAFETY: our own contiguous array; the GIL is held. Rollouts do
             // not report final observations: leave none behind.
-            unsafe { arr.bind(py).as_slice_mut()? }.fill(0.0);
+            match unsafe { Self::final_out(py, &self.final_arr, &mut self.final_obs, &mut self.final_packed, self.packed) } {
+                ObsOut::F32(f) => f.fill(0.0),
+                ObsOut::U8(f) => f.fill(0),
+            }
         }
         let d = PyDict::new(py);
         d.set_item("steps", stats.steps)?;
@@ -461,7 +512,7 @@ impl VecEnvInner {
 
     fn memory_bytes(&self) -> PyResult<usize> {
         self.idle()?;
-        Ok(self.batch.memory_bytes() + self.final_obs.capacity() * 4 + self.actions.capacity() * 8)
+        Ok(self.batch.memory_bytes() + self.final_obs.capacity() * 4 + self.final_packed.capacity() + self.actions.capacity() * 8)
     }
 
     fn state(&self, index: i64) -> PyResult<PyState> {
@@ -488,7 +539,7 @@ impl VecEnvInner {
         self.game.spec().num_actions
     }
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.game.spec().observation_shape.iter().copied())
+        PyTuple::new(py, self.game.obs_layout().shape())
     }
     fn num_threads(&self) -> PyResult<usize> {
         self.idle()?;
@@ -567,12 +618,12 @@ impl VecEnvInner {
                 truncated: arrays.truncated.bind(py).as_slice_mut().unwrap(),
                 to_act: arrays.to_act.bind(py).as_slice_mut().unwrap(),
                 info: arrays.info.bind(py).as_slice_mut().unwrap(),
-                final_obs: &mut [],
+                final_obs: ObsOut::F32(&mut []),
             })
         };
         // SAFETY: the batch is boxed (it does not move) and every method that
         // touches it refuses until `recv` joins the thread; `Drop` joins it too.
-        let flight = unsafe { InFlight::start(&mut *self.batch, raw, self.actions.clone(), active) };
+        let flight = unsafe { InFlight::start(&mut *self.batch, raw, self.actions.clone(), active, self.packed) };
         self.inflight = Some((flight, arrays));
         Ok(())
     }
@@ -597,7 +648,7 @@ impl VecEnvInner {
                 self.info(py, arrays)?.into_any(),
             ],
         )?;
-        let obs_shape = self.game.spec().observation_shape.clone();
+        let obs_shape = self.game.obs_layout().shape();
         let (flight, _) = self.inflight.as_mut().expect("checked above");
         let ids = match flight.next_finished(py, batch_size.map(|b| b as usize)) {
             Ok(ids) => ids,
@@ -655,8 +706,8 @@ impl PyVecEnv {
 impl PyVecEnv {
     #[new]
     #[pyo3(
-        signature = (game_id, num_envs, seed = Seed(0), num_threads = None, copy = true, obs_dtype = "float32", **options),
-        text_signature = "(game_id, num_envs, seed=0, num_threads=None, copy=True, obs_dtype='float32', **options)"
+        signature = (game_id, num_envs, seed = Seed(0), num_threads = None, copy = true, obs_dtype = None, **options),
+        text_signature = "(game_id, num_envs, seed=0, num_threads=None, copy=True, obs_dtype=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -666,7 +717,7 @@ impl PyVecEnv {
         seed: Seed,
         num_threads: Option<&Bound<'_, PyAny>>,
         copy: bool,
-        obs_dtype: &str,
+        obs_dtype: Option<&str>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let num_envs = int_arg(num_envs, "num_envs", 1, 1 << 24)?;
@@ -780,7 +831,8 @@ impl PyVecEnv {
     fn copy(&self) -> PyResult<bool> {
         Ok(self.lock()?.copy())
     }
-    /// ``"float32"`` or ``"uint8"``: the observations' dtype.
+    /// ``"float32"`` or ``"uint8"``: the observations' dtype (``obs_dtype=None``:
+    /// ``"uint8"`` under ``obs_format="packed"``, else ``"float32"``).
     #[getter]
     fn obs_dtype(&self) -> PyResult<&'static str> {
         Ok(self.lock()?.obs_dtype())

@@ -81,6 +81,8 @@ unsafe impl Send for RawOut {}
 // SAFETY: the final-observation buffer `InFlight` owns, written by the
 // stepping thread only (readers copy rows of finished envs).
 unsafe impl Send for RawSlice<f32> {}
+// SAFETY: as above (the packed format's bytes).
+unsafe impl Send for RawSlice<u8> {}
 
 /// The stepping thread's progress.
 #[derive(Default)]
@@ -109,6 +111,8 @@ pub(super) struct InFlight {
     /// stay 0). Written by the thread through a raw pointer: its heap buffer
     /// stays put while `InFlight` moves, and is read only for finished rows.
     final_obs: Vec<f32>,
+    /// The same under `obs_format="packed"` (bytes; `final_obs` is empty).
+    final_packed: Vec<u8>,
     obs_len: usize,
     /// How many sent envs there are, and how many `recv` has handed out.
     sent: usize,
@@ -127,12 +131,14 @@ impl InFlight {
         out: RawOut,
         actions: Vec<i64>,
         active: Vec<bool>,
+        packed: bool,
     ) -> Self {
         let num_envs = batch.num_envs();
         let obs_len = batch.obs_len();
         let sent = active.iter().filter(|&&a| a).count();
-        let mut final_obs = vec![0.0f32; num_envs * obs_len];
-        let final_raw = RawSlice::new(&mut final_obs);
+        let (mut final_obs, mut final_packed) =
+            if packed { (Vec::new(), vec![0u8; num_envs * obs_len]) } else { (vec![0.0f32; num_envs * obs_len], Vec::new()) };
+        let final_raw = if packed { RawObs::U8(RawSlice::new(&mut final_packed)) } else { RawObs::F32(RawSlice::new(&mut final_obs)) };
         let progress = Arc::new(Progress::default());
         // SAFETY (lifetime erasure): see the function's contract.
         let ptr = BatchPtr(std::mem::transmute::<&mut dyn DynBatch, &'static mut dyn DynBatch>(batch));
@@ -165,7 +171,10 @@ impl InFlight {
                     truncated: out.truncated.get(),
                     to_act: out.to_act.get(),
                     info: out.info.get(),
-                    final_obs: final_raw.get(),
+                    final_obs: match &final_raw {
+                        RawObs::F32(s) => ObsOut::F32(s.get()),
+                        RawObs::U8(s) => ObsOut::U8(s.get()),
+                    },
                 }
             };
             // The mutex orders each env's row writes before a reader sees its id.
@@ -178,7 +187,7 @@ impl InFlight {
             };
             batch.step_active_then(&actions, &active, &mut view, &done);
         });
-        InFlight { handle: Some(handle), progress, final_obs, obs_len, sent, handed: 0, num_envs }
+        InFlight { handle: Some(handle), progress, final_obs, final_packed, obs_len, sent, handed: 0, num_envs }
     }
 
     /// Waits (the GIL released) until `k` more envs than handed out so far
@@ -216,14 +225,14 @@ impl InFlight {
 
     /// The final observations of finished env rows `ids` (rows of envs
     /// whose game did not end, per `ended`, are 0), shape (k, obs_len).
-    pub(super) fn final_rows(&self, ids: &[i64], ended: &[bool], out: &mut [f32]) {
+    fn final_rows<T: Copy>(&self, src: &[T], ids: &[i64], ended: &[bool], out: &mut [T]) {
         let l = self.obs_len;
         for (j, (&i, &e)) in ids.iter().zip(ended).enumerate() {
             if e {
                 // SAFETY: env `i` reported finished (ordered by the mutex) and
                 // no thread writes its row again; a raw read of just that row.
                 unsafe {
-                    std::ptr::copy_nonoverlapping(self.final_obs.as_ptr().add(i as usize * l), out[j * l..].as_mut_ptr(), l);
+                    std::ptr::copy_nonoverlapping(src.as_ptr().add(i as usize * l), out[j * l..].as_mut_ptr(), l);
                 }
             }
         }
@@ -280,13 +289,22 @@ pub(super) fn take_rows<'py>(
     if ended.iter().any(|&e| e) {
         let mut dims = vec![k];
         dims.extend_from_slice(obs_dims);
-        let fin = PyArrayDyn::<f32>::zeros(py, dims, false);
         let returns = PyArray2::<f32>::zeros(py, [k, 2], false);
         let rewards = parts[1].cast::<PyArray2<f32>>()?.readonly().as_slice()?.to_vec();
         // SAFETY: fresh arrays, not shared yet.
-        unsafe {
+        let fin = unsafe {
             let idx_ro = idx.readonly();
-            flight.final_rows(idx_ro.as_slice()?, &ended, fin.as_slice_mut()?);
+            if flight.final_obs.is_empty() && !flight.final_packed.is_empty() {
+                let fin = PyArrayDyn::<u8>::zeros(py, dims, false);
+                flight.final_rows(&flight.final_packed, idx_ro.as_slice()?, &ended, fin.as_slice_mut()?);
+                fin.into_any()
+            } else {
+                let fin = PyArrayDyn::<f32>::zeros(py, dims, false);
+                flight.final_rows(&flight.final_obs, idx_ro.as_slice()?, &ended, fin.as_slice_mut()?);
+                fin.into_any()
+            }
+        };
+        unsafe {
             let r = returns.as_slice_mut()?;
             for (j, &e) in ended.iter().enumerate() {
                 if e {

@@ -113,7 +113,7 @@ mod tests {
     use std::sync::Arc;
 
     fn common(illegal: IllegalPolicy) -> CommonOptions {
-        CommonOptions { max_turns: 0, illegal, resign: true, draw_offers: true }
+        CommonOptions { max_turns: 0, illegal, resign: true, draw_offers: true, obs_format: Default::default() }
     }
 
     #[test]
@@ -198,7 +198,7 @@ mod tests {
     #[test]
     fn offers_are_masked_out_when_off() {
         let r = PileRules::new(5);
-        let c = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false };
+        let c = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false, obs_format: Default::default() };
         let s = Session::new(&r, 0);
         let mut mask = vec![false; 7];
         s.legal_mask(&r, &c, &mut mask);
@@ -261,8 +261,8 @@ mod tests {
     fn batch(n: usize, seed: u64, threads: usize, max_turns: u32) -> Batch<PileRules> {
         let mut rules = PileRules::new(4);
         rules.repetition = false;
-        let common = CommonOptions { max_turns, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false };
-        let mut b = Batch::new(Arc::new(Configured { rules, common }), n, seed);
+        let common = CommonOptions { max_turns, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false, obs_format: Default::default() };
+        let mut b = Batch::new(Arc::new(Configured::new(rules, common)), n, seed);
         b.set_threads(threads).unwrap();
         b
     }
@@ -339,8 +339,8 @@ mod tests {
     fn batch_without_info_fields_steps_every_env() {
         let mut rules = PileRules::new(4);
         rules.spec.info_fields = &[];
-        let common = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false };
-        let mut b = Batch::new(Arc::new(Configured { rules, common }), 3, 0);
+        let common = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false, obs_format: Default::default() };
+        let mut b = Batch::new(Arc::new(Configured::new(rules, common)), 3, 0);
         let mut out = OwnedOut::new(&b);
         out.obs.fill(-1.0);
         b.reset(None, &mut out.view());

@@ -186,7 +186,7 @@ def test_bad_action_names() -> None:
     [
         ({"num_envs": 0}, r"num_envs must be an integer in \[1,"),
         ({"num_envs": 2, "num_threads": 0}, r"num_threads must be None or an integer in \[1, 1024\], got 0"),
-        ({"num_envs": 2, "obs_dtype": "float64"}, r"obs_dtype must be \"float32\" or \"uint8\""),
+        ({"num_envs": 2, "obs_dtype": "float64"}, r"obs_dtype must be None, \"float32\" or \"uint8\""),
     ],
 )
 def test_vecenv_bad_construction(kwargs: dict, expected: str) -> None:

@@ -85,6 +85,18 @@ impl Rules for Alquerque {
         observe::observe(&self.geometry_planes, s, out)
     }
 
+    fn compact_planes(&self) -> Vec<(usize, crate::game::PlaneCode)> {
+        observe::compact_planes(self.deferred)
+    }
+
+    fn observe_compact(&self, s: &State, _layout: &crate::game::ObsLayout, out: &mut [f32]) {
+        observe::observe_compact(s, self.deferred, out)
+    }
+
+    fn observe_packed(&self, s: &State, _layout: &crate::game::ObsLayout, out: &mut [u8]) {
+        observe::observe_packed(s, self.deferred, out)
+    }
+
     fn to_position(&self, s: &State) -> String {
         self.format_position(s)
     }

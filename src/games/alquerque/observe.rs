@@ -15,6 +15,7 @@
 use super::board::{Geometry, NONE};
 use super::state::State;
 use crate::core::Player;
+use crate::game::PlaneCode;
 
 pub const PLANES: usize = 23;
 const PLANE: usize = 81;
@@ -30,6 +31,19 @@ pub fn geometry_planes(geo: &Geometry) -> Vec<f32> {
                 out[(15 + d) * PLANE + p.0 as usize] = 1.0;
             }
         }
+    }
+    out
+}
+
+/// The planes a position can change: the geometry planes (4, 15..22) never
+/// do, and the deferred planes (6..14) only under `removal="deferred"`.
+/// Planes 7..14 hold sums of distinct powers 2^-(steps-1), steps 1..8: 128
+/// times one is a whole number below 256.
+pub fn compact_planes(deferred: bool) -> Vec<(usize, PlaneCode)> {
+    let mut out: Vec<(usize, PlaneCode)> = [0, 1, 2, 3, 5].into_iter().map(|p| (p, PlaneCode::Bit)).collect();
+    if deferred {
+        out.push((6, PlaneCode::Bit));
+        out.extend((7..15).map(|p| (p, PlaneCode::Int { bits: 8, scale: 128.0 })));
     }
     out
 }
@@ -71,4 +85,93 @@ pub fn observe(geometry_planes: &[f32], s: &State, out: &mut [f32]) {
         };
         out[(7 + d as usize) * PLANE + view(from)] += 0.5f32.powi(steps as i32 - 1);
     }
+}
+
+/// Where the compact planes go. Compact order ([`compact_planes`]): 0, 1,
+/// 2, 3, 5, then in deferred mode 6 and the jump planes 7..14.
+trait Sink {
+    /// Entry `e` of compact plane `j` (a 0/1 plane) is 1.
+    fn set(&mut self, j: usize, e: usize);
+    /// A jump of `steps` from entry `e` in direction `d` (jump plane `7 + d`).
+    fn jump(&mut self, d: usize, e: usize, steps: u8);
+}
+
+/// Every non-zero entry of the compact planes of `s`.
+#[inline(always)]
+fn emit_compact(s: &State, deferred: bool, sink: &mut impl Sink) {
+    let me = s.side.index();
+    let view = |l: u8| match s.side {
+        Player::P0 => l as usize,
+        Player::P1 => 80 - l as usize,
+    };
+    let planes = [
+        (0, s.pieces[me] & !s.kings),
+        (1, s.pieces[me] & s.kings),
+        (2, s.pieces[1 - me] & !s.kings),
+        (3, s.pieces[1 - me] & s.kings),
+        // Jumped pieces stay only under deferred removal (the compact
+        // format has no such plane otherwise).
+        (5, if deferred { s.jumped } else { 0 }),
+    ];
+    for (j, mut bits) in planes {
+        while bits != 0 {
+            let l = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            sink.set(j, view(l));
+        }
+    }
+    if s.mid_turn() {
+        sink.set(4, view(s.capturing));
+    }
+    if !deferred || s.used.is_empty() {
+        return;
+    }
+    for (from, dir, steps) in s.used.iter() {
+        let d = match s.side {
+            Player::P0 => dir,
+            Player::P1 => (dir + 4) & 7,
+        };
+        sink.jump(d as usize, view(from), steps);
+    }
+}
+
+struct Floats<'a>(&'a mut [f32]);
+
+impl Sink for Floats<'_> {
+    #[inline(always)]
+    fn set(&mut self, j: usize, e: usize) {
+        self.0[j * PLANE + e] = 1.0;
+    }
+    fn jump(&mut self, d: usize, e: usize, steps: u8) {
+        self.0[(6 + d) * PLANE + e] += 0.5f32.powi(steps as i32 - 1);
+    }
+}
+
+/// Bits: the six 0/1 planes, then each jump plane as 8 digit planes of
+/// 128 x value (a jump of `steps` is digit 8 - steps).
+struct Bits<'a>(&'a mut [u8]);
+
+impl Sink for Bits<'_> {
+    #[inline(always)]
+    fn set(&mut self, j: usize, e: usize) {
+        let i = j * PLANE + e;
+        self.0[i >> 3] |= 1 << (i & 7);
+    }
+    fn jump(&mut self, d: usize, e: usize, steps: u8) {
+        let i = (6 + d * 8 + (8 - steps as usize)) * PLANE + e;
+        self.0[i >> 3] |= 1 << (i & 7);
+    }
+}
+
+/// The compact planes of `s` ([`compact_planes`]), written directly
+/// (`out`: 5 planes, or 14 in deferred mode).
+pub fn observe_compact(s: &State, deferred: bool, out: &mut [f32]) {
+    out.fill(0.0);
+    emit_compact(s, deferred, &mut Floats(out));
+}
+
+/// The packed bits of `s` ([`compact_planes`]), written directly.
+pub fn observe_packed(s: &State, deferred: bool, out: &mut [u8]) {
+    out.fill(0);
+    emit_compact(s, deferred, &mut Bits(out));
 }

@@ -272,6 +272,14 @@ impl Rules for Backgammon {
         observe::observe(s, out)
     }
 
+    fn compact_planes(&self) -> Vec<(usize, crate::game::PlaneCode)> {
+        observe::compact_planes(self.spec.observation_shape[0])
+    }
+
+    fn observe_packed(&self, s: &State, _layout: &crate::game::ObsLayout, out: &mut [u8]) {
+        observe::observe_packed(s, self.cube, out)
+    }
+
     fn to_position(&self, s: &State) -> String {
         position::write(s, self)
     }

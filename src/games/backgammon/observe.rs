@@ -5,6 +5,7 @@
 
 use super::board::{BAR, OFF};
 use super::state::{Phase, State};
+use crate::game::{BitWriter, PlaneCode};
 
 /// Entries per point and side: n>=1, n>=2, n>=3, (n-3)/2 if n>3, n/15.
 pub const PER_POINT: usize = 5;
@@ -45,6 +46,94 @@ fn point_values(n: u8) -> [f32; PER_POINT] {
     out[3] = if n > 3.0 { (n - 3.0) / 2.0 } else { 0.0 };
     out[4] = n / 15.0;
     out
+}
+
+/// Every entry (each is one plane of a flat observation) can change, in
+/// every configuration: the compact observation is the full one. The
+/// packed codes: the 0/1 entries as bits, the others as whole numbers
+/// (docs/games/backgammon.md "Observation formats").
+pub fn compact_planes(len: usize) -> Vec<(usize, PlaneCode)> {
+    let int = |bits: u8, scale: f32| PlaneCode::Int { bits, scale };
+    let mut codes = Vec::with_capacity(len);
+    for _ in 0..48 {
+        // n>=1, n>=2, n>=3, (n-3)/2 (n-3 <= 12), n/15 (n <= 15).
+        codes.extend([PlaneCode::Bit, PlaneCode::Bit, PlaneCode::Bit, int(4, 2.0), int(4, 15.0)]);
+    }
+    codes.extend([int(4, 15.0); 4]); // bars, borne off
+    codes.extend([int(3, 1.0); 6]); // dice left of each value: 0..4
+    codes.extend([int(15, 1.0); 3]); // scores, match length: below 2^15 (the Match ID's fields)
+    codes.extend([PlaneCode::Bit; 3]);
+    if len > OBS_LEN {
+        // log2 of the cube (at most MAX_CUBE_LOG2), ownership, Crawford, post-Crawford,
+        // away scores (below 2^15), doubled, may double.
+        codes.extend([int(4, 1.0), PlaneCode::Bit, PlaneCode::Bit, PlaneCode::Bit, PlaneCode::Bit]);
+        codes.extend([int(15, 1.0), int(15, 1.0), PlaneCode::Bit, PlaneCode::Bit]);
+    }
+    debug_assert_eq!(codes.len(), len);
+    codes.into_iter().enumerate().collect()
+}
+
+/// The packed bits of a point holding `n` checkers: n>=1, n>=2, n>=3 (one
+/// bit each), then n-3 if n>3 (4 bits), then n (4 bits): 11 bits, the codes
+/// of [`compact_planes`] in order.
+const POINT_BITS: u32 = 11;
+static POINT_CODE: [u16; 16] = {
+    let mut t = [0u16; 16];
+    let mut n = 0;
+    while n < 16 {
+        let ge = (n >= 1) as u16 | ((n >= 2) as u16) << 1 | ((n >= 3) as u16) << 2;
+        let over = if n > 3 { n - 3 } else { 0 } as u16;
+        t[n] = ge | over << 3 | (n as u16) << 7;
+        n += 1;
+    }
+    t
+};
+
+/// The packed observation written from the state (the same bits as
+/// packing the full observation by [`compact_planes`]; tested).
+pub fn observe_packed(s: &State, cube: bool, out: &mut [u8]) {
+    let who = s.decider();
+    let me = &s.board[who.index()];
+    let opp = &s.board[who.other().index()];
+    let mut w = BitWriter::new(out);
+    let point = |w: &mut BitWriter<'_>, n: u8| w.push_bits(POINT_CODE[(n & 15) as usize] as u64, POINT_BITS);
+    for q in 1..=24 {
+        point(&mut w, me[q]);
+    }
+    for q in 1..=24 {
+        point(&mut w, opp[25 - q]);
+    }
+    for v in [me[BAR], opp[BAR], me[OFF], opp[OFF]] {
+        w.push_bits(v as u64, 4);
+    }
+    let mut dice = [0u64; 6];
+    if s.phase == Phase::Move {
+        for &d in s.left() {
+            dice[d as usize - 1] += 1;
+        }
+    }
+    for d in dice {
+        w.push_bits(d, 3);
+    }
+    w.push_bits(s.score[who.index()] as u64, 15);
+    w.push_bits(s.score[who.other().index()] as u64, 15);
+    w.push_bits(s.match_length as u64, 15);
+    w.push(matches!(s.phase, Phase::Opening | Phase::ToRoll));
+    w.push(s.phase == Phase::Opening);
+    w.push(s.phase == Phase::Over);
+    if cube {
+        let away = |p: usize| if s.match_length == 0 { 0 } else { s.match_length.saturating_sub(s.score[p]) as u64 };
+        w.push_bits(s.cube as u64, 4);
+        w.push(s.owner == who as i8);
+        w.push(s.owner == who.other() as i8);
+        w.push(s.crawford);
+        w.push(s.post_crawford());
+        w.push_bits(away(who.index()), 15);
+        w.push_bits(away(who.other().index()), 15);
+        w.push(s.phase == Phase::Doubled);
+        w.push(s.phase == Phase::Cube);
+    }
+    w.finish();
 }
 
 pub fn observe(s: &State, out: &mut [f32]) {

@@ -33,7 +33,7 @@ pub use state::State;
 use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::{build_with, DynGame, GameEntry};
 use crate::error::Result;
-use crate::game::{GameSpec, Rules, Turn};
+use crate::game::{GameSpec, ObsLayout, PlaneCode, Rules, Turn};
 use crate::options::Options;
 use preset::{Draws, First};
 use rand::RngExt;
@@ -123,6 +123,18 @@ impl Rules for DraughtsRules {
 
     fn observe(&self, s: &State, out: &mut [f32]) {
         observe::observe(self, s, out)
+    }
+
+    fn compact_planes(&self) -> Vec<(usize, PlaneCode)> {
+        observe::compact_planes(self)
+    }
+
+    fn observe_compact(&self, s: &State, layout: &ObsLayout, out: &mut [f32]) {
+        observe::observe_compact(self, s, layout, out)
+    }
+
+    fn observe_packed(&self, s: &State, layout: &ObsLayout, out: &mut [u8]) {
+        observe::observe_packed(self, s, layout, out)
     }
 
     fn to_position(&self, s: &State) -> String {

@@ -2,7 +2,9 @@
 //! `(26, size, size)`, from the mover's point of view (player 1's board is
 //! turned 180 degrees); light squares are always 0.
 
-use super::rules::DraughtsRules;
+use super::preset::{Draws, Huff};
+use super::rules::{DraughtsRules, NUM_PLANES};
+use crate::game::{ObsLayout, PlaneCode};
 use super::state::State;
 
 /// Plane indices.
@@ -33,11 +35,50 @@ pub const OPP_SHUFFLE: usize = 20;
 pub const K_RUNNING: usize = 24;
 pub const K_VALUE: usize = 25;
 
-pub fn observe(r: &DraughtsRules, s: &State, out: &mut [f32]) {
+/// The planes a position of `r`'s preset can change (docs/games/draughts.md,
+/// "Observation formats"): the others belong to rules the preset does not
+/// have, and the position string refuses their fields.
+pub fn compact_planes(r: &DraughtsRules) -> Vec<(usize, PlaneCode)> {
+    let p = r.preset();
+    let mut planes = vec![MY_MEN, MY_KINGS, OPP_MEN, OPP_KINGS];
+    if p.soplo() {
+        planes.push(HUFF);
+    }
+    if p.force {
+        planes.extend([FORCE_MY_MEN, FORCE_MY_MEN + 1, FORCE_MY_MEN + 2, FORCE_MY_MEN + 3, FORCE_AVAILABLE, MUST_CAPTURE]);
+    }
+    planes.extend([CAP_PIECE, CAP_START, JUMPED]);
+    if p.soplo() {
+        planes.push(CAPTURERS);
+    }
+    if p.huff == Huff::ThenMove {
+        planes.push(HUFFED);
+    }
+    if p.draws == Draws::Damas {
+        planes.extend(MY_SHUFFLE..OPP_SHUFFLE + 4);
+    }
+    let mut out: Vec<(usize, PlaneCode)> = planes.into_iter().map(|q| (q, PlaneCode::Bit)).collect();
+    let limit = p.k_limit();
+    if limit > 0 {
+        let bits = (u8::BITS - limit.leading_zeros()) as u8;
+        out.push((K_RUNNING, PlaneCode::Bit));
+        out.push((K_VALUE, PlaneCode::Int { bits, scale: limit as f32 }));
+    }
+    out
+}
+
+/// Where the planes of one observation go: a full, compact or packed writer.
+trait Sink {
+    /// Entry `cell` of full plane `plane` is 1.
+    fn set(&mut self, plane: usize, cell: usize);
+    /// Every entry of full plane `plane` is `value`.
+    fn fill(&mut self, plane: usize, value: f32);
+}
+
+/// Every non-zero entry of the observation of `s`, plane by plane.
+fn emit(r: &DraughtsRules, s: &State, sink: &mut impl Sink) {
     let g = &r.eng.geo;
     let size = g.size as usize;
-    let area = size * size;
-    out.fill(0.0);
     let me = s.side as usize;
     let op = 1 - me;
     let cell = |b: u8| -> usize {
@@ -48,50 +89,167 @@ pub fn observe(r: &DraughtsRules, s: &State, out: &mut [f32]) {
             row * size + col
         }
     };
-    let set = |out: &mut [f32], plane: usize, mut bb: u64| {
+    #[inline(always)]
+    fn set<K: Sink>(sink: &mut K, cell: &impl Fn(u8) -> usize, plane: usize, mut bb: u64) {
         while bb != 0 {
             let b = bb.trailing_zeros() as u8;
             bb &= bb - 1;
-            out[plane * area + cell(b)] = 1.0;
+            sink.set(plane, cell(b));
         }
-    };
-    let b = &s.board;
-    set(out, MY_MEN, b.men[me]);
-    set(out, MY_KINGS, b.kings[me]);
-    set(out, OPP_MEN, b.men[op]);
-    set(out, OPP_KINGS, b.kings[op]);
-    set(out, HUFF, s.huff);
-    if let Some(f) = s.force {
-        set(out, FORCE_MY_MEN, f.men[me]);
-        set(out, FORCE_MY_MEN + 1, f.kings[me]);
-        set(out, FORCE_MY_MEN + 2, f.men[op]);
-        set(out, FORCE_MY_MEN + 3, f.kings[op]);
-        out[FORCE_AVAILABLE * area..(FORCE_AVAILABLE + 1) * area].fill(1.0);
     }
-    if s.must_capture {
-        out[MUST_CAPTURE * area..(MUST_CAPTURE + 1) * area].fill(1.0);
+    let b = &s.board;
+    set(sink, &cell, MY_MEN, b.men[me]);
+    set(sink, &cell, MY_KINGS, b.kings[me]);
+    set(sink, &cell, OPP_MEN, b.men[op]);
+    set(sink, &cell, OPP_KINGS, b.kings[op]);
+    set(sink, &cell, HUFF, s.huff);
+    if let Some(f) = s.force {
+        set(sink, &cell, FORCE_MY_MEN, f.men[me]);
+        set(sink, &cell, FORCE_MY_MEN + 1, f.kings[me]);
+        set(sink, &cell, FORCE_MY_MEN + 2, f.men[op]);
+        set(sink, &cell, FORCE_MY_MEN + 3, f.kings[op]);
     }
     if let Some((from, at)) = s.cap {
-        set(out, CAP_PIECE, 1 << at);
-        set(out, CAP_START, 1 << from);
+        set(sink, &cell, CAP_PIECE, 1 << at);
+        set(sink, &cell, CAP_START, 1 << from);
     }
-    set(out, JUMPED, s.jumped);
-    set(out, CAPTURERS, s.capturers);
+    set(sink, &cell, JUMPED, s.jumped);
+    set(sink, &cell, CAPTURERS, s.capturers);
     if let Some((q, _)) = s.huffed {
-        set(out, HUFFED, 1 << q);
+        set(sink, &cell, HUFFED, 1 << q);
     }
     for (p, base) in [(me, MY_SHUFFLE), (op, OPP_SHUFFLE)] {
         let len = s.shuffle_len[p] as usize;
         // Last move first, then the one before it.
         for (slot, i) in (0..len).rev().enumerate() {
             let (from, to) = s.shuffle[p][i];
-            set(out, base + 2 * slot, 1 << from);
-            set(out, base + 2 * slot + 1, 1 << to);
+            set(sink, &cell, base + 2 * slot, 1 << from);
+            set(sink, &cell, base + 2 * slot + 1, 1 << to);
         }
     }
-    if let Some(k) = s.k {
-        out[K_RUNNING * area..(K_RUNNING + 1) * area].fill(1.0);
-        let v = k as f32 / r.preset().k_limit().max(1) as f32;
-        out[K_VALUE * area..(K_VALUE + 1) * area].fill(v);
+    if s.force.is_some() {
+        sink.fill(FORCE_AVAILABLE, 1.0);
     }
+    if s.must_capture {
+        sink.fill(MUST_CAPTURE, 1.0);
+    }
+    if let Some(k) = s.k {
+        sink.fill(K_RUNNING, 1.0);
+        sink.fill(K_VALUE, k as f32 / r.preset().k_limit().max(1) as f32);
+    }
+}
+
+struct Full<'a> {
+    out: &'a mut [f32],
+    area: usize,
+}
+
+impl Sink for Full<'_> {
+    #[inline(always)]
+    fn set(&mut self, plane: usize, cell: usize) {
+        self.out[plane * self.area + cell] = 1.0;
+    }
+    fn fill(&mut self, plane: usize, value: f32) {
+        self.out[plane * self.area..(plane + 1) * self.area].fill(value);
+    }
+}
+
+/// The compact planes: full plane -> compact plane (or dropped).
+struct Compact<'a> {
+    out: &'a mut [f32],
+    area: usize,
+    slot: [u8; NUM_PLANES],
+}
+
+const DROPPED: u8 = u8::MAX;
+
+impl Sink for Compact<'_> {
+    #[inline(always)]
+    fn set(&mut self, plane: usize, cell: usize) {
+        let j = self.slot[plane];
+        if j != DROPPED {
+            self.out[j as usize * self.area + cell] = 1.0;
+        }
+    }
+    fn fill(&mut self, plane: usize, value: f32) {
+        let j = self.slot[plane];
+        if j != DROPPED {
+            self.out[j as usize * self.area..(j as usize + 1) * self.area].fill(value);
+        }
+    }
+}
+
+/// The packed bits: full plane -> first bit of its digit planes and its code.
+struct Packed<'a> {
+    out: &'a mut [u8],
+    area: usize,
+    at: [(u32, PlaneCode); NUM_PLANES],
+}
+
+impl Packed<'_> {
+    fn set_bits(&mut self, start: usize, len: usize) {
+        for i in start..start + len {
+            self.out[i >> 3] |= 1 << (i & 7);
+        }
+    }
+}
+
+impl Sink for Packed<'_> {
+    #[inline(always)]
+    fn set(&mut self, plane: usize, cell: usize) {
+        let (at, _) = self.at[plane];
+        if at != u32::MAX {
+            let i = at as usize + cell;
+            self.out[i >> 3] |= 1 << (i & 7);
+        }
+    }
+    fn fill(&mut self, plane: usize, value: f32) {
+        let (at, code) = self.at[plane];
+        if at == u32::MAX {
+            return;
+        }
+        let area = self.area;
+        match code {
+            PlaneCode::Bit if value != 0.0 => self.set_bits(at as usize, area),
+            PlaneCode::Bit => {}
+            PlaneCode::Int { bits, scale } => {
+                let v = (value * scale + 0.5) as u32;
+                for b in 0..bits as usize {
+                    if v >> b & 1 != 0 {
+                        self.set_bits(at as usize + b * area, area);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The compact planes of `s` (only those: no full observation is written).
+pub fn observe_compact(r: &DraughtsRules, s: &State, layout: &ObsLayout, out: &mut [f32]) {
+    let area = layout.plane_len;
+    let mut slot = [DROPPED; NUM_PLANES];
+    for (j, &(p, _)) in layout.kept.iter().enumerate() {
+        slot[p] = j as u8;
+    }
+    out.fill(0.0);
+    emit(r, s, &mut Compact { out, area, slot });
+}
+
+/// The packed bits of `s`, written from the bitboards.
+pub fn observe_packed(r: &DraughtsRules, s: &State, layout: &ObsLayout, out: &mut [u8]) {
+    let area = layout.plane_len;
+    let mut at = [(u32::MAX, PlaneCode::Bit); NUM_PLANES];
+    let mut bit = 0;
+    for &(p, code) in &layout.kept {
+        at[p] = (bit as u32, code);
+        bit += code.bits() * area;
+    }
+    out.fill(0);
+    emit(r, s, &mut Packed { out, area, at });
+}
+
+pub fn observe(r: &DraughtsRules, s: &State, out: &mut [f32]) {
+    let area = r.eng.geo.size as usize * r.eng.geo.size as usize;
+    out.fill(0.0);
+    emit(r, s, &mut Full { out, area });
 }

@@ -389,7 +389,7 @@ fn tablero_random_first_player_rule_3() {
 fn tablero_second_illegal_action_loses_rule_16() {
     use crate::session::{CommonOptions, IllegalPolicy, Ruling, Session};
     let r = rules(presets::TABLERO);
-    let common = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Rules, resign: false, draw_offers: false };
+    let common = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Rules, resign: false, draw_offers: false, obs_format: Default::default() };
     let mut s = Session::new(&r, 0);
     assert_eq!(r.illegal_strikes(), 1);
     let bad = 0; // square 1 backwards: never legal at the start

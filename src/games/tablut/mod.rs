@@ -130,6 +130,19 @@ impl Rules for TablutRules {
         observe::observe(s, &mut out[..OBS_LEN]);
     }
 
+    fn compact_planes(&self) -> Vec<(usize, crate::game::PlaneCode)> {
+        // Planes 4 and 5 (throne, corners) are the board's.
+        observe::COMPACT.into_iter().map(|p| (p, crate::game::PlaneCode::Bit)).collect()
+    }
+
+    fn observe_compact(&self, s: &State, _layout: &crate::game::ObsLayout, out: &mut [f32]) {
+        observe::observe_compact(s, out)
+    }
+
+    fn observe_packed(&self, s: &State, _layout: &crate::game::ObsLayout, out: &mut [u8]) {
+        observe::observe_packed(s, out)
+    }
+
     fn to_position(&self, s: &State) -> String {
         position::format(s)
     }

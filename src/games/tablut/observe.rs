@@ -47,6 +47,79 @@ pub fn observe(s: &State, out: &mut [f32]) {
     }
 }
 
+/// The planes the compact format keeps (4 and 5 are the board's own).
+pub const COMPACT: [usize; 6] = [0, 1, 2, 3, 6, 7];
+
+/// Where the compact planes go.
+trait Sink {
+    /// Entry `e` of compact plane `j` is 1.
+    fn set(&mut self, j: usize, e: usize);
+    /// Compact plane `j` is all ones.
+    fn fill(&mut self, j: usize);
+}
+
+/// Every 1 of the compact planes of `s`, in the order of [`COMPACT`].
+#[inline(always)]
+fn emit_compact(s: &State, sink: &mut impl Sink) {
+    let king = s.king().map_or(0, |k| bit(k.index()));
+    for (j, bb) in [(0, king), (1, s.swedes), (2, s.muscovites)] {
+        for rank in 0..SIZE {
+            let mut row = (bb >> (rank * SIZE)) as u16 & 0x1FF;
+            let base = (SIZE - 1 - rank) * SIZE;
+            while row != 0 {
+                sink.set(j, base + row.trailing_zeros() as usize);
+                row &= row - 1;
+            }
+        }
+    }
+    let routes = s.king_corner_routes();
+    for (j, on) in [(3, s.side_to_move() == MUSCOVITES), (4, routes >= 1), (5, routes == 2)] {
+        if on {
+            sink.fill(j);
+        }
+    }
+}
+
+struct Floats<'a>(&'a mut [f32]);
+
+impl Sink for Floats<'_> {
+    #[inline(always)]
+    fn set(&mut self, j: usize, e: usize) {
+        self.0[j * SQUARES + e] = 1.0;
+    }
+    fn fill(&mut self, j: usize) {
+        self.0[j * SQUARES..(j + 1) * SQUARES].fill(1.0);
+    }
+}
+
+struct Bits<'a>(&'a mut [u8]);
+
+impl Sink for Bits<'_> {
+    #[inline(always)]
+    fn set(&mut self, j: usize, e: usize) {
+        let i = j * SQUARES + e;
+        self.0[i >> 3] |= 1 << (i & 7);
+    }
+    fn fill(&mut self, j: usize) {
+        for i in j * SQUARES..(j + 1) * SQUARES {
+            self.0[i >> 3] |= 1 << (i & 7);
+        }
+    }
+}
+
+/// The compact planes ([`COMPACT`]) of `s`, written directly.
+pub fn observe_compact(s: &State, out: &mut [f32]) {
+    let out = &mut out[..COMPACT.len() * SQUARES];
+    out.fill(0.0);
+    emit_compact(s, &mut Floats(out));
+}
+
+/// The packed bits of `s`: the compact planes, one bit per square.
+pub fn observe_packed(s: &State, out: &mut [u8]) {
+    out.fill(0);
+    emit_compact(s, &mut Bits(out));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
