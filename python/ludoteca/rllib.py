@@ -580,6 +580,8 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         steps.obs[0], steps.mask[0], steps.player[0] = obs0, mask0, player0
         all_rows = np.arange(n)
         episodes_done = 0
+        agent_steps = np.zeros(2, np.int64)
+        module_steps: Counter[int] = Counter()
         k = 0
         with torch.no_grad():
             while (k < rows) if num_timesteps is not None else (episodes_done < num_episodes):  # type: ignore[operator]
@@ -629,6 +631,14 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                 steps.obs[k + 1] = np.asarray(obs_, np.float32).reshape(n, -1)
                 steps.mask[k + 1] = info["legal_action_mask"]
                 steps.player[k + 1] = info["current_player"]
+                # The counters RLlib logs per env step: each agent that gets an
+                # observation (both at a game's end) and its module.
+                nxt = self._modmap[all_rows, steps.player[k + 1]][~ended]
+                agent_steps += np.bincount(steps.player[k + 1][~ended], minlength=2)
+                if ended.any():
+                    agent_steps += int(ended.sum())
+                    module_steps.update(self._modmap[ended].ravel().tolist())
+                module_steps.update(dict(zip(*np.unique(nxt, return_counts=True))))
                 if ended.any():
                     episodes_done += int(ended.sum())
                     for i in map(int, np.flatnonzero(ended)):
@@ -637,6 +647,17 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                         self._map_modules(i, steps.shells[(k, i)])
                 k += 1
         steps.rows = k
+        c = self._sampled
+        c[(NUM_ENV_STEPS_SAMPLED,)] += k * n
+        if episodes_done:
+            c[(NUM_EPISODES,)] += episodes_done
+        for p, agent in enumerate(AGENTS):
+            if agent_steps[p]:
+                c[(NUM_AGENT_STEPS_SAMPLED, agent)] += int(agent_steps[p])
+        for m, count in module_steps.items():
+            c[(NUM_MODULE_STEPS_SAMPLED, self._module_ids[int(m)])] += int(count)
+        if k * n:
+            self._log_env_steps(metric=self._metrics_num_env_steps_sampled, num_steps=k * n)
         steps.start_shells = [c.shell for c in self._carry]  # type: ignore[union-attr]
         self._last_steps = steps  # what tests replay through RLlib's own episode API
         self._pending = (steps.obs[k].copy(), steps.mask[k].copy(), steps.player[k].copy())
@@ -812,8 +833,6 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                 self._ongoing_episodes_for_metrics[ep.id_].append(ep)
                 self._prune_zero_len_sa_episodes(ep)
                 ongoing.append(ep)
-            elif c.obs or len(obs_l) > 1:
-                raise AssertionError("a chunk without steps carries no data")  # pragma: no cover
             self._carry[i] = c
         self._done_episodes_for_metrics.extend(done)
         return done, ongoing
