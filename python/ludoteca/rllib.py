@@ -694,34 +694,20 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         ep._start_time, ep._last_step_time = shell._start_time, time.perf_counter()
         return ep
 
-    def _finish(self, ep: MultiAgentEpisode, c: _Carry, env_index: int, t: "_Tables") -> None:
-        """Replaces the row handles in ``ep`` by the rows (numpy, as
-        ``to_numpy`` leaves an episode, or lists of rows), then runs
-        ``on_episode_start`` for an episode's first chunk."""
+    def _finish(self, ep: MultiAgentEpisode, c: _Carry, env_index: int, t: "_Tables", done: bool) -> None:
+        """Queues the row handles in ``ep`` for the one gather per table at
+        the end of ``_build_episodes`` (``t.fill``), and its callbacks:
+        ``on_episode_start`` for an episode's first chunk, ``on_episode_end``
+        for its last."""
         for agent, emo in ep._hanging_extra_model_outputs_end.items():
             ep._hanging_extra_model_outputs_end[agent] = t.resolve_outputs(emo)
         for sa in ep.agent_episodes.values():
-            handles = np.fromiter(sa.observations.data, np.int64, len(sa.observations.data))
-            if self.episodes_to_numpy:
-                sa.observations.data = {"observations": t.gather(t.obs, t.extra_obs, handles),
-                                        "action_mask": t.gather(t.mask, t.extra_mask, handles)}
-                sa.observations.finalized = True
-            else:
-                sa.observations.data = [t.obs_row(int(h)) for h in handles]
-            for key, buf in sa.extra_model_outputs.items():
-                if key in t.out:
-                    handles = np.fromiter(buf.data, np.int64, len(buf.data))
-                    buf.data = t.gather(t.out[key], t.extra_out[key], handles)
-                    if self.episodes_to_numpy and len(sa) > 0:
-                        buf.finalized = True
-                    else:
-                        buf.data = list(buf.data)
-            if self.episodes_to_numpy and len(sa) > 0:
-                for buf in (sa.actions, sa.rewards, *sa.extra_model_outputs.values()):
-                    buf.finalize()
+            t.queue(sa)
         if not c.started:
-            self._callback("on_episode_start", ep, env_index)
+            t.callbacks.append(("on_episode_start", ep, env_index))
             c.started = True
+        if done:
+            t.callbacks.append(("on_episode_end", ep, env_index))
 
     @staticmethod
     def _as_if_stepped(ep: MultiAgentEpisode, c: _Carry) -> None:
@@ -815,9 +801,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                     obs_l.append({a0: last, a1: last})
                     rew_l.append({a0: float(reward[k, i, 0]), a1: float(reward[k, i, 1])})
                     ep = self._episode(c, i, t, obs_l, act_l, rew_l, out_l, bool(steps.term[k, i]), bool(steps.trunc[k, i]))
-                    self._finish(ep, c, i, t)
-                    self._callback("on_episode_end", ep, i)
-                    self._prune_zero_len_sa_episodes(ep)
+                    self._finish(ep, c, i, t, done=True)
                     done.append(ep)
                     c = _Carry(steps.shells[(k, i)])
                     obs_l = [{AGENTS[player[k + 1, i]]: h + n}]
@@ -828,12 +812,16 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             if len(act_l) > c.lookback and keep_ongoing:
                 ep = self._episode(c, i, t, obs_l, act_l, rew_l, out_l)
                 c_next = self._successor(c, ep, t, obs_l, act_l, rew_l, out_l)
-                self._finish(ep, c, i, t)
+                self._finish(ep, c, i, t, done=False)
                 c = c_next
                 self._ongoing_episodes_for_metrics[ep.id_].append(ep)
-                self._prune_zero_len_sa_episodes(ep)
                 ongoing.append(ep)
             self._carry[i] = c
+        t.fill(self.episodes_to_numpy)
+        for which, ep, i in t.callbacks:
+            self._callback(which, ep, i)
+        for ep in done + ongoing:
+            self._prune_zero_len_sa_episodes(ep)
         self._done_episodes_for_metrics.extend(done)
         return done, ongoing
 
@@ -855,6 +843,68 @@ class _Tables:
         self.extra_mask: list[npt.NDArray[np.float32]] = []
         self.extra_out: dict[str, list[npt.NDArray[Any]]] = {key: [] for key in self.out}
         self.zero_mask = np.zeros(steps.num_actions, np.float32)
+        self.agent_episodes: list[Any] = []
+        self.callbacks: list[tuple[str, MultiAgentEpisode, int]] = []
+
+    def queue(self, sa: Any) -> None:
+        """An agent's chunk whose observation and vector output buffers
+        hold row handles, to fill in ``fill``."""
+        self.agent_episodes.append(sa)
+
+    def fill(self, numpy: bool) -> None:
+        """Gives every queued agent chunk its rows: one gather per table for
+        all of them (a gather per agent chunk cost ten times more: each new
+        small array page-faults), then views of it; and finalizes the
+        scalar columns as ``SingleAgentEpisode.to_numpy`` does (or leaves
+        lists of rows, without ``episodes_to_numpy``)."""
+        # Groups of at most about 2 MiB per column: numpy asks for huge pages
+        # for arrays from 4 MiB on, and the kernel's compaction for them cost
+        # 100 ms per call on the loaded development machine.
+        group: list[Any] = []
+        size = 0
+        row_bytes = 4 * (self.obs.shape[1] + self.mask.shape[1])
+        for sa in self.agent_episodes:
+            group.append(sa)
+            size += row_bytes * len(sa.observations.data)
+            if size >= 2 << 20:
+                self._fill(group, numpy)
+                group, size = [], 0
+        self._fill(group, numpy)
+
+    def _fill(self, episodes: list[Any], numpy: bool) -> None:
+        if not episodes:
+            return
+        obs_handles = [np.fromiter(sa.observations.data, np.int64, len(sa.observations.data)) for sa in episodes]
+        bounds = np.cumsum([0] + [len(h) for h in obs_handles])
+        obs = self.gather(self.obs, self.extra_obs, np.concatenate(obs_handles))
+        mask = self.gather(self.mask, self.extra_mask, np.concatenate(obs_handles))
+        for j, sa in enumerate(episodes):
+            a, b = bounds[j], bounds[j + 1]
+            if numpy:
+                sa.observations.data = {"observations": obs[a:b], "action_mask": mask[a:b]}
+                sa.observations.finalized = True
+            else:
+                sa.observations.data = [{"observations": o, "action_mask": m} for o, m in zip(obs[a:b], mask[a:b])]
+        for key, table in self.out.items():
+            having = [sa for sa in episodes if key in sa.extra_model_outputs]  # an agent with no action yet has none
+            if not having:
+                continue
+            handles = [np.fromiter(sa.extra_model_outputs[key].data, np.int64, len(sa.extra_model_outputs[key].data))
+                       for sa in having]
+            bounds = np.cumsum([0] + [len(h) for h in handles])
+            rows = self.gather(table, self.extra_out[key], np.concatenate(handles))
+            for j, sa in enumerate(having):
+                buf = sa.extra_model_outputs[key]
+                buf.data = rows[bounds[j]:bounds[j + 1]]
+                if numpy and len(sa) > 0:
+                    buf.finalized = True
+                else:
+                    buf.data = list(buf.data)
+        if numpy:
+            for sa in episodes:
+                if len(sa) > 0:
+                    for buf in (sa.actions, sa.rewards, *sa.extra_model_outputs.values()):
+                        buf.finalize()
 
     def add_obs(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.float32]) -> int:
         self.extra_obs.append(obs)
@@ -884,12 +934,11 @@ class _Tables:
 
     @staticmethod
     def gather(table: npt.NDArray[Any], extra: list[npt.NDArray[Any]], handles: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
-        inside = handles < len(table)
-        if inside.all():
-            return table[handles]
-        out = np.empty((len(handles),) + table.shape[1:], table.dtype)
-        out[inside] = table[handles[inside]]
-        out[~inside] = np.stack([extra[j] for j in handles[~inside] - len(table)])
+        """Rows ``handles`` of ``table`` followed by ``extra``."""
+        out = table.take(np.minimum(handles, len(table) - 1), axis=0)
+        outside = np.flatnonzero(handles >= len(table))
+        if len(outside):
+            out[outside] = np.stack([extra[j] for j in handles[outside] - len(table)])
         return out
 
 
