@@ -136,7 +136,9 @@ def _lean(runner: Any, envs: int, steps: int) -> float:
             mask = torch.as_tensor(info["legal_action_mask"], dtype=torch.float32)
             batch = {"obs": {"observations": torch.as_tensor(obs.reshape(envs, -1)), "action_mask": mask}}
             logits = module.forward_exploration(batch)["action_dist_inputs"]
-            actions = ludoteca.rllib.sample_legal(logits, mask)[0].numpy()
+            sampled = ludoteca.rllib.sample_legal(logits, mask)
+            assert sampled is not None  # every position has a legal move
+            actions = sampled[0].numpy()
             obs, _, _, _, info = venv.step(actions)
             done += envs
     return done / (time.process_time() - t)

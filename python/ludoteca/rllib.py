@@ -514,7 +514,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         if config._env_to_module_connector is not None or config._module_to_env_connector is not None:
             raise OptionError("LudotecaLeanEnvRunner runs no connector pipeline; custom env-to-module or"
                               " module-to-env connectors need LudotecaEnvRunner")
-        self._carry: list[Optional[_Carry]] = []
+        self._carry: list[_Carry] = []
 
     def _new_shell(self, env_index: int) -> MultiAgentEpisode:
         shells: list[Any] = [None] * self.num_envs
@@ -658,7 +658,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             c[(NUM_MODULE_STEPS_SAMPLED, self._module_ids[int(m)])] += int(count)
         if k * n:
             self._log_env_steps(metric=self._metrics_num_env_steps_sampled, num_steps=k * n)
-        steps.start_shells = [c.shell for c in self._carry]  # type: ignore[union-attr]
+        steps.start_shells = [c.shell for c in self._carry]
         self._last_steps = steps  # what tests replay through RLlib's own episode API
         self._pending = (steps.obs[k].copy(), steps.mask[k].copy(), steps.player[k].copy())
         done, ongoing = self._build_episodes(steps, keep_ongoing=num_timesteps is not None)
@@ -778,7 +778,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         done: list[MultiAgentEpisode] = []
         ongoing: list[MultiAgentEpisode] = []
         for i in range(n):
-            c: _Carry = self._carry[i]  # type: ignore[assignment]
+            c = self._carry[i]
             if c.obs:
                 obs_l = [{a: t.add_obs(*row) for a, row in o.items()} for o in c.obs]
                 act_l, rew_l = list(c.actions), list(c.rewards)

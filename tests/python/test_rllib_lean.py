@@ -234,14 +234,18 @@ def test_legal_only_sampling_draws_from_the_modules_distribution() -> None:
     logits = torch.randn(rows, actions).masked_fill(mask == 0, ludoteca.rllib.FLOAT_MIN)
     dist = TorchCategorical.from_logits(logits)
     draws = 20_000  # of each row, in one call
-    picked = ludoteca.rllib.sample_legal(logits.repeat(draws, 1), mask.repeat(draws, 1))[0].numpy().reshape(draws, rows)
+    sampled = ludoteca.rllib.sample_legal(logits.repeat(draws, 1), mask.repeat(draws, 1))
+    assert sampled is not None
+    picked = sampled[0].numpy().reshape(draws, rows)
     probs = torch.softmax(logits, -1).numpy()
     for r, cols in enumerate(legal):
         assert set(np.unique(picked[:, r])) <= set(cols)
         freq = np.bincount(picked[:, r], minlength=actions)[cols] / draws
         sd = np.sqrt(probs[r, cols] * (1 - probs[r, cols]) / draws)
         assert np.all(np.abs(freq - probs[r, cols]) <= 5 * sd + 1e-12), (r, freq, probs[r, cols])
-    a, logp = ludoteca.rllib.sample_legal(logits, mask)
+    sampled = ludoteca.rllib.sample_legal(logits, mask)
+    assert sampled is not None
+    a, logp = sampled
     assert torch.allclose(logp, dist.logp(a), atol=1e-6)
     assert ludoteca.rllib.sample_legal(logits, torch.zeros(rows, actions)) is None
 
