@@ -213,12 +213,14 @@ def main() -> None:
 
     import ray
 
-    ray.init(num_cpus=args.env_runners + 1, include_dashboard=False, log_to_driver=False)
     hidden = tuple(args.hidden)
     rows = [("ludoteca lean (LudotecaLeanEnvRunner)", "lean"), ("ludoteca VecEnv (LudotecaEnvRunner)", "vec"),
             ("ludoteca, RLlib sync vector", "sync")]
     if not args.skip_openspiel:
         rows.append(("OpenSpiel checkers via Shimmy + PettingZooEnv", "openspiel"))
+    # Every row's runners live at once (one row samples at a time): Ray must
+    # be able to place them all.
+    ray.init(num_cpus=len(rows) * args.env_runners + 1, include_dashboard=False, log_to_driver=False)
     envs = {kind: args.lean_envs_per_runner if kind == "lean" else args.envs_per_runner for _, kind in rows}
     env_only = {kind: _env_only(kind, args.envs_per_runner, 2.0 if args.quick else 10.0) for _, kind in rows
                 if kind != "lean"}
