@@ -30,10 +30,16 @@ from ray.rllib.core.columns import Columns
       algo = config.build_algo()
       algo.train()
 
+* :class:`LudotecaLeanEnvRunner` (``ppo_config(..., lean=True)``) samples
+  the same env without RLlib's per-env, per-step connector pipeline: one
+  forward pass per module and step, actions drawn over the legal ones
+  (:func:`sample_legal`), the ``MultiAgentEpisode`` chunks built in bulk at
+  the end of ``sample``, equal to the ones RLlib builds step by step.
 * **Masks.** :data:`ACTION_MASKING_MODULE` is RLlib's action-masking PPO
-  module (``ray.rllib.examples.rl_modules.classes.action_masking_rlm``): it
-  strips ``"action_mask"`` from the observation and adds ``log(mask)`` to the
-  logits, so PPO samples legal actions only. :func:`module_spec` builds its
+  module (``ray.rllib.examples.rl_modules.classes.action_masking_rlm``) as
+  :class:`MaskingTorchRLModule`: it strips ``"action_mask"`` from the
+  observation and gives illegal actions' logits ``FLOAT_MIN``, so PPO
+  samples legal actions only. :func:`module_spec` builds its
   ``RLModuleSpec``.
 * **Env config** (``config.environment(env_config=...)``): ``game`` (the game
   id, required), ``seed`` (default: derived from the env runner's index),
