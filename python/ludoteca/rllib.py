@@ -334,7 +334,8 @@ class LudotecaEnvRunner(MultiAgentEnvRunner):  # type: ignore[misc]
     games with one :class:`LudotecaVectorMultiAgentEnv` (one Rust call per
     step) instead of a ``SyncVectorMultiAgentEnv`` of Python envs. Set it with
     ``config.env_runners(env_runner_cls=LudotecaEnvRunner)``; the env config
-    must name the ``game``."""
+    must name the ``game``. The ``VecEnv`` steps on one thread unless the env
+    config sets ``num_threads``."""
 
     def make_env(self) -> None:
         """Builds the vector env (RLlib calls this at start and on env errors)."""
@@ -343,6 +344,10 @@ class LudotecaEnvRunner(MultiAgentEnvRunner):  # type: ignore[misc]
             old.close()
         config = dict(self.config.env_config)
         config.setdefault("seed", 1_000_003 * int(self.worker_index or 0))
+        # An env runner is one core's worth of work (RLlib runs one per CPU):
+        # a pool of VecEnv threads per runner only adds wake-ups, which on a
+        # loaded machine stall the step.
+        config.setdefault("num_threads", 1)
         self.env = LudotecaVectorMultiAgentEnv(self.config.num_envs_per_env_runner, config)
         self.num_envs = self.env.num_envs
         if not self.config.disable_env_checking:
