@@ -493,9 +493,11 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
     modules, policy mapping, masks and rewards, same episodes out) without
     RLlib's per-env, per-step machinery: every step it calls each RLModule's
     forward pass ONCE over all the envs whose mover maps to it (torch, no
-    connector pipeline), samples actions with the module's own action
-    distribution, steps all games with one Rust call and writes what it saw
-    into preallocated numpy arrays. At the end of ``sample`` it builds the
+    connector pipeline), draws the actions (over the legal ones only with
+    :func:`sample_legal` for a masking module with a categorical
+    distribution, the same distribution; else with the module's own
+    distribution class), steps all games with one Rust call and writes what
+    it saw into preallocated numpy arrays. At the end of ``sample`` it builds the
     ``MultiAgentEpisode`` chunks from those arrays in bulk, through RLlib's own
     ``MultiAgentEpisode`` constructor (the way ``MultiAgentEpisode.cut``
     builds a successor chunk), so PPO's learner consumes them unchanged:
@@ -513,7 +515,8 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
       no pipeline to run them in), and so are ``on_episode_step`` callbacks
       and ``random_actions=True``; ``on_episode_created`` runs when a game
       starts, ``on_episode_start`` and ``on_episode_end`` run at the end of the
-      ``sample`` call that returns the episode's first (resp. last) chunk.
+      ``sample`` call that returns the episode's first (resp. last) chunk,
+      with the chunk already in numpy form.
     """
 
     def __init__(self, config: Any, **kwargs: Any) -> None:
