@@ -3,12 +3,16 @@ checkers through Shimmy's OpenSpiel-to-PettingZoo wrapper and RLlib's
 ``PettingZooEnv``, with the same env runners, envs per runner and network.
 
     pip install 'ludoteca[rllib-bench]'
-    python benches/rllib_bench.py                 # 2 env runners x 32 envs, ~5 minutes
+    python benches/rllib_bench.py                 # 2 env runners, ~5 minutes
     python benches/rllib_bench.py --quick         # a smoke run (small, noisy)
 
 Rows (all American checkers, PPO's action-masking module from
 ``ludoteca.rllib``, exploration on, ``--hidden`` MLP, one torch thread):
 
+* ``ludoteca lean``: ``ludoteca.rllib.LudotecaLeanEnvRunner``: one Rust call
+  steps all the runner's games, one forward pass per module and step, the
+  episodes built in bulk at the end of ``sample`` (``--lean-envs-per-runner``
+  games per runner, default 128: its best on the development machine).
 * ``ludoteca VecEnv``: ``ludoteca.rllib.LudotecaEnvRunner``: each env runner
   steps its games with one Rust call per step.
 * ``ludoteca, RLlib sync vector``: RLlib's own ``MultiAgentEnvRunner`` over
@@ -25,6 +29,13 @@ network), in the driver process, to separate the env's cost from RLlib's.
 Each env runner samples ``--steps`` env steps per round (after a warm-up
 round), all runners at once; "per runner" is steps over the runner's own
 sampling time, "total" is all runners' steps over the wall time of the round.
+The rows' rounds are interleaved (round r of every row, then round r + 1),
+so a change in the machine's load hits every row alike. Rows other than
+the lean one run ``--envs-per-runner`` games per runner (default 32; the
+OpenSpiel row's rate hardly depends on it: its cost is per env step).
+``--rllib-masking`` puts RLlib's own ``ActionMaskingTorchRLModule`` in every
+row instead of ``ludoteca.rllib.MaskingTorchRLModule`` (same logits, slower
+masking).
 """
 
 from __future__ import annotations
@@ -92,14 +103,16 @@ def _openspiel_env_class() -> Any:
     return OpenSpielMaskedEnv
 
 
-def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...]) -> Any:
+def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...], rllib_masking: bool = False) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
+    module_class = ActionMaskingTorchRLModule if rllib_masking else ludoteca.rllib.ACTION_MASKING_MODULE
     if kind == "openspiel":
         env_cls = _openspiel_env_class()
         proto = env_cls()
-        spec = RLModuleSpec(module_class=ludoteca.rllib.ACTION_MASKING_MODULE,
+        spec = RLModuleSpec(module_class=module_class,
                             observation_space=proto.observation_spaces["player_0"],
                             action_space=proto.action_spaces["player_0"],
                             model_config={"fcnet_hiddens": list(hidden), "head_fcnet_hiddens": []})
@@ -108,12 +121,20 @@ def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...]) -> Any:
                   .environment(env_cls, env_config={}, disable_env_checking=True)
                   .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": spec})))
     else:
-        config = ludoteca.rllib.ppo_config("checkers", runners, envs, hidden=hidden, vectorized=(kind == "vec"))
+        config = ludoteca.rllib.ppo_config("checkers", runners, envs, hidden=hidden, vectorized=(kind == "vec"),
+                                           lean=(kind == "lean"))
+        if rllib_masking:
+            spec = ludoteca.rllib.module_spec("checkers", hidden)
+            spec.module_class = module_class
+            config = config.rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": spec}))
     return config.env_runners(rollout_fragment_length="auto").debugging(seed=0)
 
 
-def _measure(kind: str, runners: int, envs: int, steps: int, rounds: int, hidden: tuple[int, ...]) -> dict[str, float]:
-    algo = _config(kind, runners, envs, hidden).build_algo()
+def _measure(kinds: dict[str, int], runners: int, steps: int, rounds: int, hidden: tuple[int, ...],
+             rllib_masking: bool) -> dict[str, dict[str, float]]:
+    """Rows ``kind -> envs per runner``, each on its own algorithm's env
+    runners (all built first), rounds interleaved across the rows."""
+    algos = {kind: _config(kind, runners, envs, hidden, rllib_masking).build_algo() for kind, envs in kinds.items()}
 
     def sample(runner: Any) -> tuple[int, float]:
         import torch
@@ -123,16 +144,21 @@ def _measure(kind: str, runners: int, envs: int, steps: int, rounds: int, hidden
         episodes = runner.sample(num_timesteps=steps)
         return sum(e.env_steps() for e in episodes), time.perf_counter() - t
 
-    algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)  # warm-up
-    per_runner, totals = [], []
+    per_runner: dict[str, list[float]] = {kind: [] for kind in kinds}
+    totals: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for algo in algos.values():
+        algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)  # warm-up
     for _ in range(rounds):
-        t = time.perf_counter()
-        out = algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)
-        wall = time.perf_counter() - t
-        per_runner += [n / s for n, s in out]
-        totals.append(sum(n for n, _ in out) / wall)
-    algo.stop()
-    return {"per_runner": float(np.median(per_runner)), "total": float(np.median(totals))}
+        for kind, algo in algos.items():
+            t = time.perf_counter()
+            out = algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)
+            wall = time.perf_counter() - t
+            per_runner[kind] += [n / s for n, s in out]
+            totals[kind].append(sum(n for n, _ in out) / wall)
+    for algo in algos.values():
+        algo.stop()
+    return {kind: {"per_runner": float(np.median(per_runner[kind])), "total": float(np.median(totals[kind]))}
+            for kind in kinds}
 
 
 def _env_only(kind: str, envs: int, seconds: float) -> float:
@@ -173,45 +199,54 @@ def _env_only(kind: str, envs: int, seconds: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--env-runners", type=int, default=2)
-    ap.add_argument("--envs-per-runner", type=int, default=32)
-    ap.add_argument("--steps", type=int, default=4000, help="env steps per runner per round")
+    ap.add_argument("--envs-per-runner", type=int, default=32, help="games per runner, rows other than the lean one")
+    ap.add_argument("--lean-envs-per-runner", type=int, default=128, help="games per runner, lean row")
+    ap.add_argument("--steps", type=int, default=4096, help="env steps per runner per round")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--hidden", type=int, nargs="+", default=[64, 64])
     ap.add_argument("--quick", action="store_true", help="tiny smoke run")
     ap.add_argument("--skip-openspiel", action="store_true")
+    ap.add_argument("--rllib-masking", action="store_true", help="RLlib's ActionMaskingTorchRLModule in every row")
     args = ap.parse_args()
     if args.quick:
-        args.envs_per_runner, args.steps, args.rounds = 8, 200, 1
+        args.envs_per_runner, args.lean_envs_per_runner, args.steps, args.rounds = 8, 8, 200, 1
 
     import ray
 
-    ray.init(num_cpus=args.env_runners + 1, include_dashboard=False, log_to_driver=False)
     hidden = tuple(args.hidden)
-    rows = [("ludoteca VecEnv (LudotecaEnvRunner)", "vec"), ("ludoteca, RLlib sync vector", "sync")]
+    rows = [("ludoteca lean (LudotecaLeanEnvRunner)", "lean"), ("ludoteca VecEnv (LudotecaEnvRunner)", "vec"),
+            ("ludoteca, RLlib sync vector", "sync")]
     if not args.skip_openspiel:
         rows.append(("OpenSpiel checkers via Shimmy + PettingZooEnv", "openspiel"))
-    env_only = {kind: _env_only(kind, args.envs_per_runner, 2.0 if args.quick else 10.0) for _, kind in rows}
-    results = {kind: _measure(kind, args.env_runners, args.envs_per_runner, args.steps, args.rounds, hidden)
-               for _, kind in rows}
+    # Every row's runners live at once (one row samples at a time): Ray must
+    # be able to place them all.
+    ray.init(num_cpus=len(rows) * args.env_runners + 1, include_dashboard=False, log_to_driver=False)
+    envs = {kind: args.lean_envs_per_runner if kind == "lean" else args.envs_per_runner for _, kind in rows}
+    env_only = {kind: _env_only(kind, args.envs_per_runner, 2.0 if args.quick else 10.0) for _, kind in rows
+                if kind != "lean"}
+    results = _measure(envs, args.env_runners, args.steps, args.rounds, hidden, args.rllib_masking)
     ray.shutdown()
 
+    module = "RLlib's ActionMaskingTorchRLModule" if args.rllib_masking else "ludoteca.rllib.MaskingTorchRLModule"
     print(f"RLlib {ray.__version__}, ludoteca {ludoteca.__version__}, {platform.processor() or platform.machine()},"
-          f" {os.cpu_count()} cores; {args.env_runners} env runners x {args.envs_per_runner} envs,"
-          f" {args.steps} env steps per runner per round, median of {args.rounds}; MLP {list(hidden)}")
+          f" {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end; {args.env_runners} env runners;"
+          f" {args.steps} env steps per runner per round, median of {args.rounds} interleaved rounds; MLP"
+          f" {list(hidden)}, {module}")
     anchor = results.get("openspiel")
-    print("| env | env steps/s per runner | env steps/s total | vs OpenSpiel |")
-    print("|---|---:|---:|---:|")
+    print("| env | envs per runner | env steps/s per runner | env steps/s total | vs OpenSpiel |")
+    print("|---|---:|---:|---:|---:|")
     for name, kind in rows:
         r = results[kind]
         ratio = f"{r['total'] / anchor['total']:.1f}x" if anchor else "-"
-        print(f"| {name} | {r['per_runner']:,.0f} | {r['total']:,.0f} | {ratio} |")
+        print(f"| {name} | {envs[kind]} | {r['per_runner']:,.0f} | {r['total']:,.0f} | {ratio} |")
     print(f"\nThe env alone through RLlib's env interface ({args.envs_per_runner} envs, one process, random legal"
           " actions picked in Python per env, no runner, no network):")
     print("| env | env steps/s | vs OpenSpiel |")
     print("|---|---:|---:|")
     for name, kind in rows:
-        ratio = f"{env_only[kind] / env_only['openspiel']:.1f}x" if "openspiel" in env_only else "-"
-        print(f"| {name} | {env_only[kind]:,.0f} | {ratio} |")
+        if kind in env_only:
+            ratio = f"{env_only[kind] / env_only['openspiel']:.1f}x" if "openspiel" in env_only else "-"
+            print(f"| {name} | {env_only[kind]:,.0f} | {ratio} |")
 
 
 if __name__ == "__main__":

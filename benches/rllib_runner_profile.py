@@ -2,29 +2,33 @@
 actors), for the rows of ``benches/rllib_bench.py``:
 
     pip install 'ludoteca[rllib-bench]'
-    python benches/rllib_runner_profile.py                # 32 envs, 3,000 env steps per row
+    python benches/rllib_runner_profile.py                # 32 envs (lean: 128), 4,096 env steps per row
     python benches/rllib_runner_profile.py --quick        # a smoke run
 
 Rows, all American checkers, the same action-masking PPO module and MLP:
 
+* ``LudotecaLeanEnvRunner.sample`` (``--lean-envs`` games): one Rust call
+  steps all games, one forward pass of the module per step over all of them,
+  actions drawn over the legal ones, episodes built in bulk at the end.
 * ``LudotecaEnvRunner.sample``: RLlib's ``MultiAgentEnvRunner`` over one
-  ``VecEnv`` (what ``ludoteca.rllib`` ships).
+  ``VecEnv``.
 * the same runner with RLlib's own per-step counter logging (what
   ``LudotecaEnvRunner`` logs once per ``sample`` instead).
 * ``MultiAgentEnvRunner.sample`` over OpenSpiel via Shimmy (the anchor).
 * ``lean ceiling``: what no RLlib runner can beat with this module and env:
   the VecEnv step plus ONE ``forward_exploration`` of the runner's own
-  module over all envs per step and masked sampling (no episodes, no
-  connectors, no metrics). An env runner that batches the module over the
-  VecEnv and writes RLlib's episodes in bulk would sit between row 1 and
-  this one; the ratio of this row to the anchor bounds what such a runner
-  could reach.
+  module over all envs per step and legal-only sampling
+  (``ludoteca.rllib.sample_legal``), no episodes, no connectors, no
+  metrics: the lean runner minus its bookkeeping and episode building.
 
 Rates are env steps per CPU second of the process (``time.process_time``,
 all its threads): on a shared, loaded machine wall-clock rates of rows
 measured one after the other swing with the other jobs, CPU time much less.
+The rows are timed in turn, ``--repeats`` times (median).
 
-Then a cProfile of row 1: what its sampling loop spends its time on.
+Then where the lean runner's CPU time goes (its forward passes, sampling,
+the Rust step, building episodes, the rest of its loop), and a cProfile of
+``LudotecaEnvRunner``'s sampling loop.
 """
 
 from __future__ import annotations
@@ -45,6 +49,52 @@ def _runner(kind: str, envs: int) -> Any:
 
     config = _config(kind, 0, envs, (64, 64))
     return (config.env_runner_cls or MultiAgentEnvRunner)(config=config)
+
+
+def _lean_sections(runner: Any, steps: int) -> tuple[float, list[tuple[str, float]]]:
+    """Shares of one lean ``sample``'s CPU time (``time.process_time``
+    around the parts; the rest is the loop's own numpy and bookkeeping)."""
+    import ludoteca.rllib
+
+    spent: dict[str, float] = {}
+
+    def timed(owner: Any, name: str, label: str) -> Any:
+        inner = getattr(owner, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            t = time.process_time()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.process_time() - t
+
+        setattr(owner, name, call)
+        return inner
+
+    modules = [runner.module[m] for m in runner.module.keys()]
+    saved = [(m, timed(m, "forward_exploration", "module forward (MLP + masking)")) for m in modules]
+    saved_sample = timed(ludoteca.rllib, "sample_legal", "action sampling over legal actions")
+    venv = runner.env._venv
+
+    class Timed:  # the Rust object's methods are read-only
+        def __getattr__(self, name: str) -> Any:
+            return getattr(venv, name)
+
+    runner.env._venv = Timed()
+    runner.env._venv.step = venv.step
+    timed(runner.env._venv, "step", "VecEnv.step (Rust)")
+    saved_build = timed(runner, "_build_episodes", "building the episodes (bulk)")
+    t = time.process_time()
+    runner.sample(num_timesteps=steps)
+    total = time.process_time() - t
+    for m, f in saved:
+        m.forward_exploration = f
+    ludoteca.rllib.sample_legal = saved_sample
+    runner.env._venv = venv
+    runner._build_episodes = saved_build
+    rows = [(label, v / total) for label, v in spent.items()]
+    rows.append(("the rest of the loop (numpy copies, module mapping, counters)", 1 - sum(v for _, v in rows)))
+    return total, rows
 
 
 def _per_step_metrics_runner(envs: int) -> Any:
@@ -74,6 +124,7 @@ def _lean(runner: Any, envs: int, steps: int) -> float:
     import torch
 
     import ludoteca
+    import ludoteca.rllib
 
     module = runner.module["main"]
     venv = ludoteca.VecEnv("checkers", envs, seed=0)
@@ -82,10 +133,12 @@ def _lean(runner: Any, envs: int, steps: int) -> float:
     t = time.process_time()
     with torch.no_grad():
         while done < steps:
-            batch = {"obs": {"observations": torch.as_tensor(obs.reshape(envs, -1)),
-                             "action_mask": torch.as_tensor(info["legal_action_mask"], dtype=torch.float32)}}
+            mask = torch.as_tensor(info["legal_action_mask"], dtype=torch.float32)
+            batch = {"obs": {"observations": torch.as_tensor(obs.reshape(envs, -1)), "action_mask": mask}}
             logits = module.forward_exploration(batch)["action_dist_inputs"]
-            actions = torch.distributions.Categorical(logits=logits).sample().numpy()
+            sampled = ludoteca.rllib.sample_legal(logits, mask)
+            assert sampled is not None  # every position has a legal move
+            actions = sampled[0].numpy()
             obs, _, _, _, info = venv.step(actions)
             done += envs
     return done / (time.process_time() - t)
@@ -116,29 +169,49 @@ def _profile(runner: Any, steps: int) -> tuple[float, list[tuple[str, float]]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--envs", type=int, default=32)
-    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--lean-envs", type=int, default=128)
+    ap.add_argument("--steps", type=int, default=4096)
+    ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     if args.quick:
-        args.envs, args.steps = 8, 200
+        args.envs, args.lean_envs, args.steps, args.repeats = 8, 8, 200, 1
+
+    import os
 
     import torch
 
     torch.set_num_threads(1)
+    lean = _runner("lean", args.lean_envs)
     ours = _runner("vec", args.envs)
+    per_step = _per_step_metrics_runner(args.envs)
     anchor = _runner("openspiel", args.envs)
     rows = [
-        ("LudotecaEnvRunner.sample (ludoteca.rllib)", _sample_rate(ours, args.steps)),
-        ("the same, RLlib's per-step metrics logging", _sample_rate(_per_step_metrics_runner(args.envs), args.steps)),
-        ("MultiAgentEnvRunner.sample, OpenSpiel via Shimmy", _sample_rate(anchor, args.steps)),
-        ("lean ceiling: VecEnv + one batched module forward per step", _lean(ours, args.envs, args.steps)),
+        (f"LudotecaLeanEnvRunner.sample ({args.lean_envs} envs)", lambda: _sample_rate(lean, args.steps)),
+        (f"LudotecaEnvRunner.sample ({args.envs} envs)", lambda: _sample_rate(ours, args.steps)),
+        ("the same, RLlib's per-step metrics logging", lambda: _sample_rate(per_step, args.steps)),
+        (f"MultiAgentEnvRunner.sample, OpenSpiel via Shimmy ({args.envs} envs)", lambda: _sample_rate(anchor, args.steps)),
+        (f"lean ceiling: VecEnv + one batched module forward per step ({args.lean_envs} envs)",
+         lambda: _lean(lean, args.lean_envs, args.steps)),
     ]
-    base = rows[2][1]
-    print(f"one process, one runner each, {args.envs} envs, {args.steps} env steps, MLP [64, 64], 1 torch thread")
+    rates: list[list[float]] = [[] for _ in rows]
+    for _ in range(args.repeats):
+        for j, (_, measure) in enumerate(rows):
+            rates[j].append(measure())
+    medians = [float(np.median(r)) for r in rates]
+    base = medians[3]
+    print(f"one process, one runner each, {args.steps} env steps, MLP [64, 64], 1 torch thread, median of"
+          f" {args.repeats} interleaved repeats; load average {os.getloadavg()[0]:.1f} at the end")
     print("| row | env steps per CPU second | vs OpenSpiel |")
     print("|---|---:|---:|")
-    for name, rate in rows:
+    for (name, _), rate in zip(rows, medians):
         print(f"| {name} | {rate:,.0f} | {rate / base:.1f}x |")
+    total, shares = _lean_sections(lean, args.steps)
+    print(f"\nLudotecaLeanEnvRunner.sample, {args.lean_envs} envs, {args.steps} env steps ({total:.2f} CPU s):")
+    print("| part | share |")
+    print("|---|---:|")
+    for label, share in shares:
+        print(f"| {label} | {share:.0%} |")
     total, rows_ = _profile(ours, args.steps)
     print(f"\nLudotecaEnvRunner._sample under cProfile ({total:.2f} s), what its loop calls (cumulative share):")
     print("| callee | share |")

@@ -13,8 +13,11 @@ network; when ``main`` wins more than ``--promote`` of its recent training
 games against it, ``main``'s weights are copied into ``opponent`` (a
 snapshot promotion) and the bar is raised again. Every env runner steps its
 ``--envs-per-runner`` games with one ``ludoteca.VecEnv`` (one Rust call per
-step, ``ludoteca.rllib.LudotecaEnvRunner``), legal actions only
-(``ludoteca.rllib.ACTION_MASKING_MODULE``).
+step), legal actions only (``ludoteca.rllib.ACTION_MASKING_MODULE``); with
+``--runner lean`` (the default, ``ludoteca.rllib.LudotecaLeanEnvRunner``)
+each module's forward pass runs once per step over all the games it plays
+and the episodes are built in bulk; ``--runner vector`` uses
+``ludoteca.rllib.LudotecaEnvRunner`` (RLlib's own sampling loop).
 
 Before and after training, ``main`` (greedy over legal actions) plays
 ``--eval-games`` games against the uniformly random player, half of them on
@@ -115,6 +118,8 @@ def main() -> None:
     ap.add_argument("--max-turns", type=int, default=150)
     ap.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--runner", choices=["lean", "vector"], default="lean",
+                    help="lean: LudotecaLeanEnvRunner; vector: LudotecaEnvRunner (RLlib's sampling loop)")
     ap.add_argument("--smoke", action="store_true", help="two tiny iterations (CI)")
     args = ap.parse_args()
     if args.smoke:
@@ -132,7 +137,8 @@ def main() -> None:
     config = (
         ludoteca.rllib.ppo_config(args.game, num_env_runners=args.env_runners,
                                   num_envs_per_env_runner=args.envs_per_runner,
-                                  env_config={"max_turns": args.max_turns}, hidden=tuple(args.hidden))
+                                  env_config={"max_turns": args.max_turns}, hidden=tuple(args.hidden),
+                                  lean=args.runner == "lean")
         .multi_agent(policies={"main", "opponent"}, policy_mapping_fn=selfplay_mapping, policies_to_train=["main"])
         .rl_module(rl_module_spec=ludoteca.rllib.multi_module_spec(args.game, ["main", "opponent"], tuple(args.hidden)))
         .training(train_batch_size_per_learner=batch, minibatch_size=min(batch, 512), num_epochs=4 if not args.smoke else 1,
