@@ -430,9 +430,10 @@ class _Steps:
     next game's first observation in row ``k + 1`` (the batch resets it in the
     same step) and its last observation in ``final[(k, i)]``."""
 
-    def __init__(self, num_envs: int, obs_size: int, num_actions: int, rows: int) -> None:
+    def __init__(self, num_envs: int, obs_size: int, num_actions: int, rows: int, obs_dtype: Any = np.float32) -> None:
         self.n, self.obs_size, self.num_actions, self.rows = num_envs, obs_size, num_actions, 0
-        self.obs = np.zeros((rows + 1, num_envs, obs_size), np.float32)
+        # The observation space's dtype: bytes under obs_format="packed", as the vector runner gives.
+        self.obs = np.zeros((rows + 1, num_envs, obs_size), obs_dtype)
         self.mask = np.zeros((rows + 1, num_envs, num_actions), np.float32)
         self.player = np.zeros((rows + 1, num_envs), np.int64)
         self.action = np.zeros((rows, num_envs), np.int64)
@@ -544,7 +545,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         obs, info = self.env._play_chance(obs, info)
         self._needs_initial_reset = False
         self._ongoing_episodes_for_metrics.clear()
-        self._pending = (np.asarray(obs, np.float32).reshape(self.num_envs, -1),
+        self._pending = (np.asarray(obs, self.env.game.observation_dtype).reshape(self.num_envs, -1),
                          np.asarray(info["legal_action_mask"], np.float32),
                          np.asarray(info["current_player"], np.int64))
         self._carry = [_Carry(self._new_shell(i)) for i in range(self.num_envs)]
@@ -590,7 +591,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         # fault per 4 KiB written (tens of MB per call), a tenth of the loop.
         steps = getattr(self, "_steps", None)
         if steps is None or steps.n != n or len(steps.action) < rows:
-            steps = self._steps = _Steps(n, obs0.shape[1], mask0.shape[1], rows)
+            steps = self._steps = _Steps(n, obs0.shape[1], mask0.shape[1], rows, obs0.dtype)
         steps.final, steps.shells, steps.rows = {}, {}, 0
         steps.obs[0], steps.mask[0], steps.player[0] = obs0, mask0, player0
         all_rows = np.arange(n)
@@ -636,14 +637,14 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                 obs_, r, term, trunc, info = venv.step(steps.action[k])
                 ended = term | trunc
                 if ended.any():
-                    final = np.asarray(info["final_observation"], np.float32).reshape(n, -1)
+                    final = np.asarray(info["final_observation"], steps.obs.dtype).reshape(n, -1)
                     for i in map(int, np.flatnonzero(ended)):
                         steps.final[(k, i)] = final[i].copy()
                 obs_, info = self.env._play_chance(obs_, info)
                 steps.reward[k] = r
                 steps.term[k] = term
                 steps.trunc[k] = trunc & ~term
-                steps.obs[k + 1] = np.asarray(obs_, np.float32).reshape(n, -1)
+                steps.obs[k + 1] = np.asarray(obs_, steps.obs.dtype).reshape(n, -1)
                 steps.mask[k + 1] = info["legal_action_mask"]
                 steps.player[k + 1] = info["current_player"]
                 # The counters RLlib logs per env step: each agent that gets an
