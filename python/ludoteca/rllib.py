@@ -958,9 +958,10 @@ class _Tables:
         return out
 
 
-def module_spec(game_id: str, hidden: tuple[int, ...] = (256, 256)) -> RLModuleSpec:
-    """An ``RLModuleSpec`` of :data:`ACTION_MASKING_MODULE` for ``game_id``."""
-    game = Game(game_id)
+def module_spec(game_id: str, hidden: tuple[int, ...] = (256, 256), obs_format: str = "full") -> RLModuleSpec:
+    """An ``RLModuleSpec`` of :data:`ACTION_MASKING_MODULE` for ``game_id``
+    (its input sized for the observations of ``obs_format``)."""
+    game = Game(game_id, obs_format=obs_format)
     return RLModuleSpec(
         module_class=ACTION_MASKING_MODULE,
         observation_space=agent_observation_space(game),
@@ -969,9 +970,10 @@ def module_spec(game_id: str, hidden: tuple[int, ...] = (256, 256)) -> RLModuleS
     )
 
 
-def multi_module_spec(game_id: str, module_ids: Sequence[str], hidden: tuple[int, ...] = (256, 256)) -> MultiRLModuleSpec:
+def multi_module_spec(game_id: str, module_ids: Sequence[str], hidden: tuple[int, ...] = (256, 256),
+                      obs_format: str = "full") -> MultiRLModuleSpec:
     """A ``MultiRLModuleSpec`` with one :func:`module_spec` per module id."""
-    return MultiRLModuleSpec(rl_module_specs={m: module_spec(game_id, hidden) for m in module_ids})
+    return MultiRLModuleSpec(rl_module_specs={m: module_spec(game_id, hidden, obs_format) for m in module_ids})
 
 
 def _shared_policy(agent_id: Any, episode: Any, **kwargs: Any) -> str:
@@ -993,14 +995,19 @@ def ppo_config(
     RLlib's runner over :class:`LudotecaMultiAgentEnv` copies; ``lean``
     uses :class:`LudotecaLeanEnvRunner` (one batched forward pass per step,
     episodes built in bulk). Change the policies and mapping with
-    ``.multi_agent(...)``."""
+    ``.multi_agent(...)``. ``obs_format="packed"`` is refused: RLlib's
+    modules take float observations (use ``"full"`` or ``"compact"``, or a
+    module of your own that unpacks the bytes)."""
     config: dict[str, Union[str, int, bool]] = {"game": game_id, **(env_config or {})}
+    if config.get("obs_format") == "packed":
+        raise OptionError("ppo_config: obs_format='packed' gives uint8 bytes, which RLlib's torch modules cannot take;"
+                          " use obs_format='full' or 'compact' (or unpack the bytes in a module of your own)")
     ppo = (
         PPOConfig()
         .environment(LudotecaMultiAgentEnv, env_config=config)
         .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=num_envs_per_env_runner)
         .multi_agent(policies={"main"}, policy_mapping_fn=_shared_policy)
-        .rl_module(rl_module_spec=multi_module_spec(game_id, ["main"], hidden))
+        .rl_module(rl_module_spec=multi_module_spec(game_id, ["main"], hidden, str(config.get("obs_format", "full"))))
     )
     if lean:
         ppo = ppo.env_runners(env_runner_cls=LudotecaLeanEnvRunner)

@@ -295,3 +295,13 @@ def test_lean_runner_refuses_what_it_cannot_run() -> None:
     episodes = runner.sample(num_episodes=3)
     assert len(episodes) >= 3 and all(e.is_done for e in episodes)
     runner.stop()
+
+
+def test_ppo_config_refuses_packed_observations_its_modules_cannot_take() -> None:
+    """Packed bytes reached RLlib's torch module as uint8 and failed there with a RuntimeError."""
+    with pytest.raises(ludoteca.OptionError, match="obs_format='packed'"):
+        ludoteca.rllib.ppo_config("checkers", 0, 4, hidden=(8,), env_config={"obs_format": "packed"}, lean=True)
+    config = ludoteca.rllib.ppo_config("checkers", 0, 4, hidden=(8,), env_config={"max_turns": 30, "obs_format": "compact"}, lean=True)
+    episodes = ludoteca.rllib.LudotecaLeanEnvRunner(config=config).sample(num_timesteps=32)
+    obs = next(iter(episodes[0].agent_episodes.values())).get_observations(0)["observations"]
+    assert obs.dtype == np.float32 and obs.shape == (int(np.prod(ludoteca.Game("checkers", obs_format="compact").observation_shape)),)
