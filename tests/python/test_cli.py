@@ -137,6 +137,10 @@ def test_ctrl_c_in_a_real_terminal_session_prints_no_traceback() -> None:
         seen += proc.stdout.read(1)
     time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
+    # Wait before communicate() closes stdin: on a busy machine the child could
+    # otherwise read end of input before it handles the signal (exit 1, a race
+    # of the test, seen under load).
+    proc.wait(timeout=60)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert "Traceback" not in err and "interrupted" in seen + out
