@@ -129,6 +129,9 @@ def test_ctrl_c_in_a_real_terminal_session_prints_no_traceback() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # As a terminal starts it: a suite run in the background (`cmd &`) passes SIGINT on
+        # ignored, and Python then installs no KeyboardInterrupt handler at all.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     # Wait for the prompt, then interrupt.

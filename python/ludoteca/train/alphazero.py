@@ -136,7 +136,7 @@ def _command_line(cfg: AlphaZeroConfig) -> str:
         if f.name in ("game", "seed", "minutes", "progress"):
             continue
         value = getattr(cfg, f.name)
-        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        default: Any = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
         if value == default or (f.name == "opponents" and list(value) == list(default)):
             continue
         flag = "--" + f.name.replace("_", "-")
