@@ -67,6 +67,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
+from ray.rllib.env.utils.infinite_lookback_buffer import InfiniteLookbackBuffer
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.rllib.utils.metrics import (
@@ -692,23 +693,91 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
     def _episode(self, c: _Carry, env_index: int, t: "_Tables", obs: list[Any], actions: list[Any],
                  rewards: list[Any], outputs: list[Any], terminated: bool = False,
                  truncated: bool = False) -> MultiAgentEpisode:
-        """One chunk from its per-step dicts (the first ``c.lookback`` steps
-        are the lookback that ``MultiAgentEpisode.cut`` would carry), built by
-        RLlib's constructor over row handles, then given its numpy data."""
+        """One chunk from its per-step dicts of row handles, built as RLlib's
+        runner builds it: a game's first chunk from its reset observation, a
+        later one as ``MultiAgentEpisode.cut`` starts it (RLlib's constructor
+        over the first ``c.lookback`` steps), then one env step at a time. A
+        step that only hands a waiting action its next observation (nearly
+        all of them) is written straight into the buffers by
+        :meth:`_plain_step`, the state ``MultiAgentEpisode.add_env_step``
+        leaves; any other step (an agent's first observation, the game's end)
+        goes through ``add_env_step`` itself. The constructor over all the
+        steps at once cost half the runner's time."""
         shell = c.shell
-        done = {"__all__": True, AGENTS[0]: True, AGENTS[1]: True}
-        ep = MultiAgentEpisode(
-            id_=shell.id_, observations=obs, observation_space=shell.observation_space, actions=actions,
-            action_space=shell.action_space, rewards=rewards, extra_model_outputs=outputs,
-            terminateds=done if terminated else {}, truncateds=done if truncated else {},
-            env_t_started=c.env_t_started, agent_t_started=c.agent_t_started, len_lookback_buffer=c.lookback,
-            agent_episode_ids=c.agent_episode_ids, agent_module_ids=dict(shell._agent_to_module_mapping),
-            agent_to_module_mapping_fn=shell.agent_to_module_mapping_fn)
-        if c.lookback:
-            self._as_if_stepped(ep, c)
+        lookback = c.lookback
+        if c.obs:
+            ep = MultiAgentEpisode(
+                id_=shell.id_, observations=obs[:lookback + 1], observation_space=shell.observation_space,
+                actions=actions[:lookback], action_space=shell.action_space, rewards=rewards[:lookback],
+                extra_model_outputs=outputs[:lookback], env_t_started=c.env_t_started,
+                agent_t_started=c.agent_t_started, len_lookback_buffer=lookback,
+                agent_episode_ids=c.agent_episode_ids, agent_module_ids=dict(shell._agent_to_module_mapping),
+                agent_to_module_mapping_fn=shell.agent_to_module_mapping_fn)
+            ep._hanging_rewards_begin = c.hanging_rewards_begin.copy()  # as `cut` leaves it
+        else:
+            ep = MultiAgentEpisode(
+                id_=shell.id_, observation_space=shell.observation_space, action_space=shell.action_space,
+                agent_module_ids=dict(shell._agent_to_module_mapping),
+                agent_to_module_mapping_fn=shell.agent_to_module_mapping_fn)
+            ep.add_env_reset(observations=obs[0])
+        last = len(actions) - 1
+        for j in range(lookback, last + 1):
+            ending = j == last and (terminated or truncated)
+            if ending or not self._plain_step(ep, obs[j + 1], actions[j], rewards[j], outputs[j]):
+                ep.add_env_step(observations=obs[j + 1], actions=actions[j], rewards=rewards[j], infos={},
+                                terminateds={"__all__": ending and terminated},
+                                truncateds={"__all__": ending and truncated},
+                                extra_model_outputs=outputs[j])
+        for agent in ep.agent_episodes:
+            # RLlib's constructor (and `cut`, on the chunk it cuts) reads every agent's start from a defaultdict.
+            ep.agent_t_started.setdefault(agent, 0)
         ep._custom_data = shell._custom_data
         ep._start_time, ep._last_step_time = shell._start_time, time.perf_counter()
         return ep
+
+    @staticmethod
+    def _plain_step(ep: MultiAgentEpisode, obs: dict[str, Any], action: dict[str, Any], reward: dict[str, Any],
+                    outputs: dict[str, Any]) -> bool:
+        """Adds one env step of an ongoing game to ``ep`` exactly as
+        ``add_env_step`` would, if it is a plain one: the next mover already
+        has an agent episode and either is the mover itself or gets its
+        waiting action completed. ``False`` (nothing done) otherwise."""
+        (nxt, handle), = obs.items()
+        (mover, a), = action.items()
+        sa = ep.agent_episodes.get(nxt)
+        if sa is None or sa.is_done:
+            return False
+        if nxt == mover:
+            done_action, done_reward, done_outputs = a, reward[mover] or 0.0, outputs[mover]
+        else:
+            if nxt not in ep._hanging_actions_end or mover in ep._hanging_actions_end or mover not in ep.agent_episodes:
+                return False
+            done_action = ep._hanging_actions_end.pop(nxt)
+            done_outputs = ep._hanging_extra_model_outputs_end.pop(nxt, None)
+            done_reward = ep._hanging_rewards_end.pop(nxt, 0.0) + (reward.get(nxt) or 0.0)
+            ep._hanging_actions_end[mover] = a
+            ep._hanging_rewards_end[mover] = reward[mover] or 0.0
+            ep._hanging_extra_model_outputs_end[mover] = outputs[mover]
+        ep.env_t += 1
+        for agent, mapping in ep.env_t_to_agent_t.items():
+            if agent != nxt:
+                mapping.data.append(ep.SKIP_ENV_TS_TAG)
+        sa.observations.data.append(handle)
+        sa.actions.data.append(done_action)
+        sa.rewards.data.append(done_reward)
+        sa.infos.data.append({})
+        sa.t += 1
+        if done_outputs is not None:
+            emo = sa.extra_model_outputs
+            for key, value in done_outputs.items():
+                if key in emo:
+                    emo[key].data.append(value)
+                else:
+                    emo[key] = InfiniteLookbackBuffer([value])
+        sa._last_added_observation = handle
+        sa._last_added_infos = {}
+        ep.env_t_to_agent_t[nxt].data.append(len(sa) + ep.agent_t_started[nxt])
+        return True
 
     def _finish(self, ep: MultiAgentEpisode, c: _Carry, env_index: int, t: "_Tables", done: bool) -> None:
         """Queues the row handles in ``ep`` for the one gather per table at
@@ -724,29 +793,6 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             c.started = True
         if done:
             t.callbacks.append(("on_episode_end", ep, env_index))
-
-    @staticmethod
-    def _as_if_stepped(ep: MultiAgentEpisode, c: _Carry) -> None:
-        """Makes a chunk built in one constructor call from its lookback and
-        its new steps equal to the chunk RLlib builds by ``cut`` and then one
-        ``add_env_step`` per step. They differ for an agent whose action was
-        still waiting for its next observation when the previous chunk was
-        cut: the constructor puts that agent's previous observation and its
-        action in the agent's lookback (where the learner would never train
-        on them) and numbers its agent steps from one less; stepping makes the
-        observation the first one of the agent's chunk and the action its
-        first action, and consumes the reward carried over at the cut."""
-        begin = c.hanging_rewards_begin or {}
-        ep._hanging_rewards_begin = type(ep._hanging_rewards_begin)(float, begin)
-        for agent, sa in ep.agent_episodes.items():
-            if agent in c.hanging and sa.observations.lookback:
-                for buf in (sa.observations, sa.infos, sa.actions, sa.rewards, *sa.extra_model_outputs.values()):
-                    buf.lookback = 0
-                sa.t = sa.t_started + len(sa.actions.data)
-                mapping = ep.env_t_to_agent_t[agent]
-                mapping.data = [t if t == ep.SKIP_ENV_TS_TAG else t + 1 for t in mapping.data]
-            if len(sa):
-                ep._hanging_rewards_begin.pop(agent, None)
 
     def _successor(self, c: _Carry, ep: MultiAgentEpisode, t: "_Tables", obs: list[Any], actions: list[Any],
                    rewards: list[Any], outputs: list[Any]) -> _Carry:
