@@ -690,27 +690,65 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         make_callback(which, callbacks_objects=self._callbacks,
                       callbacks_functions=getattr(self.config, f"callbacks_{which}"), kwargs=kwargs)
 
-    def _episode(self, c: _Carry, env_index: int, t: "_Tables", obs: list[Any], actions: list[Any],
-                 rewards: list[Any], outputs: list[Any], terminated: bool = False,
-                 truncated: bool = False) -> MultiAgentEpisode:
-        """One chunk from its per-step dicts of row handles, built as RLlib's
-        runner builds it: a game's first chunk from its reset observation, a
-        later one as ``MultiAgentEpisode.cut`` starts it (RLlib's constructor
-        over the first ``c.lookback`` steps), then one env step at a time. A
-        step that only hands a waiting action its next observation (nearly
-        all of them) is written straight into the buffers by
-        :meth:`_plain_step`, the state ``MultiAgentEpisode.add_env_step``
-        leaves; any other step (an agent's first observation, the game's end)
-        goes through ``add_env_step`` itself. The constructor over all the
-        steps at once cost half the runner's time."""
+    def _lists(self, c: _Carry, steps: _Steps, t: "_Tables", i: int, start: int, k0: int, k1: int,
+               terminal: bool) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
+        """Env ``i``'s steps ``start .. k1 - 1`` of the chunk that began at
+        row ``k0`` as the per-step dicts of row handles that RLlib's episode
+        API takes (observations, actions, rewards, module outputs), after
+        what the chunk carried over when ``start == k0``."""
+        n, player, action, reward = steps.n, steps.player, steps.action, steps.reward
+        if start == k0 and c.obs:
+            obs_l = [{a: t.add_obs(*row) for a, row in o.items()} for o in c.obs]
+            act_l, rew_l = list(c.actions), list(c.rewards)
+            out_l = [{a: t.add_outputs(e) for a, e in o.items()} for o in c.outputs]
+        else:
+            obs_l = [{AGENTS[player[start, i]]: start * n + i}]
+            act_l, rew_l, out_l = [], [], []
+        for k in range(start, k1):
+            p = int(player[k, i])
+            agent = AGENTS[p]
+            act_l.append({agent: action[k, i]})
+            out_l.append({agent: self._outputs(steps, t, k, i)})
+            if terminal and k == k1 - 1:
+                last = t.add_obs(steps.final[(k, i)], t.zero_mask)
+                obs_l.append({AGENTS[0]: last, AGENTS[1]: last})
+                rew_l.append({AGENTS[0]: float(reward[k, i, 0]), AGENTS[1]: float(reward[k, i, 1])})
+            else:
+                obs_l.append({AGENTS[player[k + 1, i]]: (k + 1) * n + i})
+                rew_l.append({agent: float(reward[k, i, p])})
+        return obs_l, act_l, rew_l, out_l
+
+    def _outputs(self, steps: _Steps, t: "_Tables", k: int, i: int) -> dict[str, Any]:
+        """Step ``k``'s module outputs for env ``i``: scalars, vector rows by handle."""
+        out = {key: col[k, i] for key, col in t.scalar_outputs}
+        h = k * steps.n + i
+        for key in t.out:
+            out[key] = h
+        out[WEIGHTS_SEQ_NO] = self._weights_seq_no
+        return out
+
+    def _episode(self, c: _Carry, steps: _Steps, t: "_Tables", i: int, k0: int, k1: int,
+                 terminal: bool) -> MultiAgentEpisode:
+        """Env ``i``'s chunk of steps ``k0 .. k1 - 1`` (the game's last step
+        if ``terminal``), built as RLlib's runner builds it: a game's first
+        chunk from its reset observation, a later one as
+        ``MultiAgentEpisode.cut`` starts it (RLlib's constructor over what
+        the chunk carried over), then one env step at a time. A step in which
+        the next mover already has an agent episode and either moved itself
+        or gets its waiting action completed (all but a game's first step
+        and its last, in two-player turn-based play) is written straight into
+        the agent episode's buffers, the state ``add_env_step`` leaves; any
+        other step goes through ``add_env_step`` itself. (RLlib's constructor
+        over all the steps at once, and ``add_env_step``, cost most of the
+        runner's time.)"""
         shell = c.shell
-        lookback = c.lookback
+        n, player, action, reward = steps.n, steps.player, steps.action, steps.reward
         if c.obs:
+            obs_l, act_l, rew_l, out_l = self._lists(c, steps, t, i, k0, k0, k0, False)
             ep = MultiAgentEpisode(
-                id_=shell.id_, observations=obs[:lookback + 1], observation_space=shell.observation_space,
-                actions=actions[:lookback], action_space=shell.action_space, rewards=rewards[:lookback],
-                extra_model_outputs=outputs[:lookback], env_t_started=c.env_t_started,
-                agent_t_started=c.agent_t_started, len_lookback_buffer=lookback,
+                id_=shell.id_, observations=obs_l, observation_space=shell.observation_space,
+                actions=act_l, action_space=shell.action_space, rewards=rew_l, extra_model_outputs=out_l,
+                env_t_started=c.env_t_started, agent_t_started=c.agent_t_started, len_lookback_buffer=c.lookback,
                 agent_episode_ids=c.agent_episode_ids, agent_module_ids=dict(shell._agent_to_module_mapping),
                 agent_to_module_mapping_fn=shell.agent_to_module_mapping_fn)
             ep._hanging_rewards_begin = c.hanging_rewards_begin.copy()  # as `cut` leaves it
@@ -719,15 +757,61 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                 id_=shell.id_, observation_space=shell.observation_space, action_space=shell.action_space,
                 agent_module_ids=dict(shell._agent_to_module_mapping),
                 agent_to_module_mapping_fn=shell.agent_to_module_mapping_fn)
-            ep.add_env_reset(observations=obs[0])
-        last = len(actions) - 1
-        for j in range(lookback, last + 1):
-            ending = j == last and (terminated or truncated)
-            if ending or not self._plain_step(ep, obs[j + 1], actions[j], rewards[j], outputs[j]):
-                ep.add_env_step(observations=obs[j + 1], actions=actions[j], rewards=rewards[j], infos={},
-                                terminateds={"__all__": ending and terminated},
-                                truncateds={"__all__": ending and truncated},
-                                extra_model_outputs=outputs[j])
+            ep.add_env_reset(observations={AGENTS[player[k0, i]]: k0 * n + i})
+        skip = ep.SKIP_ENV_TS_TAG
+        # Agents whose action waits for their next observation: the row of
+        # that action, or -1 for one that waits in `ep` (from before the run).
+        waiting = dict.fromkeys(ep._hanging_actions_end, -1)
+        for k in range(k0, k1):
+            p = int(player[k, i])
+            mover = AGENTS[p]
+            last = terminal and k == k1 - 1
+            nxt = None if last else AGENTS[player[k + 1, i]]
+            sa = ep.agent_episodes.get(nxt) if nxt is not None else None
+            if sa is not None and not sa.is_done and mover not in waiting and (nxt == mover or nxt in waiting):
+                r = float(reward[k, i, p]) or 0.0
+                if nxt == mover:
+                    done_action, done_reward, done_outputs = action[k, i], r, self._outputs(steps, t, k, i)
+                else:
+                    w = waiting.pop(nxt)
+                    if w < 0:
+                        done_action = ep._hanging_actions_end.pop(nxt)
+                        done_outputs = ep._hanging_extra_model_outputs_end.pop(nxt, None)
+                        done_reward = ep._hanging_rewards_end.pop(nxt, 0.0) + 0.0
+                    else:
+                        done_action = action[w, i]
+                        done_outputs = self._outputs(steps, t, w, i)
+                        done_reward = (float(reward[w, i, AGENTS.index(nxt)]) or 0.0) + 0.0
+                    waiting[mover] = k
+                ep.env_t += 1
+                for agent, mapping in ep.env_t_to_agent_t.items():
+                    if agent != nxt:
+                        mapping.data.append(skip)
+                handle = (k + 1) * n + i
+                sa.observations.data.append(handle)
+                sa.actions.data.append(done_action)
+                sa.rewards.data.append(done_reward)
+                sa.infos.data.append({})
+                sa.t += 1
+                if done_outputs is not None:
+                    emo = sa.extra_model_outputs
+                    for key, value in done_outputs.items():
+                        if key in emo:
+                            emo[key].data.append(value)
+                        else:
+                            emo[key] = InfiniteLookbackBuffer([value])
+                sa._last_added_observation = handle
+                sa._last_added_infos = {}
+                ep.env_t_to_agent_t[nxt].data.append(len(sa) + ep.agent_t_started[nxt])
+                continue
+            self._hand_over(ep, steps, t, i, waiting)
+            obs_l, act_l, rew_l, out_l = self._lists(c, steps, t, i, k, k0, k + 1, last)
+            ep.add_env_step(observations=obs_l[-1], actions=act_l[-1], rewards=rew_l[-1], infos={},
+                            terminateds={"__all__": last and bool(steps.term[k, i])},
+                            truncateds={"__all__": last and bool(steps.trunc[k, i])},
+                            extra_model_outputs=out_l[-1])
+            waiting = dict.fromkeys(ep._hanging_actions_end, -1)
+        self._hand_over(ep, steps, t, i, waiting)
         for agent in ep.agent_episodes:
             # RLlib's constructor (and `cut`, on the chunk it cuts) reads every agent's start from a defaultdict.
             ep.agent_t_started.setdefault(agent, 0)
@@ -735,49 +819,15 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         ep._start_time, ep._last_step_time = shell._start_time, time.perf_counter()
         return ep
 
-    @staticmethod
-    def _plain_step(ep: MultiAgentEpisode, obs: dict[str, Any], action: dict[str, Any], reward: dict[str, Any],
-                    outputs: dict[str, Any]) -> bool:
-        """Adds one env step of an ongoing game to ``ep`` exactly as
-        ``add_env_step`` would, if it is a plain one: the next mover already
-        has an agent episode and either is the mover itself or gets its
-        waiting action completed. ``False`` (nothing done) otherwise."""
-        (nxt, handle), = obs.items()
-        (mover, a), = action.items()
-        sa = ep.agent_episodes.get(nxt)
-        if sa is None or sa.is_done:
-            return False
-        if nxt == mover:
-            done_action, done_reward, done_outputs = a, reward[mover] or 0.0, outputs[mover]
-        else:
-            if nxt not in ep._hanging_actions_end or mover in ep._hanging_actions_end or mover not in ep.agent_episodes:
-                return False
-            done_action = ep._hanging_actions_end.pop(nxt)
-            done_outputs = ep._hanging_extra_model_outputs_end.pop(nxt, None)
-            done_reward = ep._hanging_rewards_end.pop(nxt, 0.0) + (reward.get(nxt) or 0.0)
-            ep._hanging_actions_end[mover] = a
-            ep._hanging_rewards_end[mover] = reward[mover] or 0.0
-            ep._hanging_extra_model_outputs_end[mover] = outputs[mover]
-        ep.env_t += 1
-        for agent, mapping in ep.env_t_to_agent_t.items():
-            if agent != nxt:
-                mapping.data.append(ep.SKIP_ENV_TS_TAG)
-        sa.observations.data.append(handle)
-        sa.actions.data.append(done_action)
-        sa.rewards.data.append(done_reward)
-        sa.infos.data.append({})
-        sa.t += 1
-        if done_outputs is not None:
-            emo = sa.extra_model_outputs
-            for key, value in done_outputs.items():
-                if key in emo:
-                    emo[key].data.append(value)
-                else:
-                    emo[key] = InfiniteLookbackBuffer([value])
-        sa._last_added_observation = handle
-        sa._last_added_infos = {}
-        ep.env_t_to_agent_t[nxt].data.append(len(sa) + ep.agent_t_started[nxt])
-        return True
+    def _hand_over(self, ep: MultiAgentEpisode, steps: _Steps, t: "_Tables", i: int, waiting: dict[str, int]) -> None:
+        """Puts the actions still waiting since a row of this call into
+        ``ep``'s own waiting-action state, as ``add_env_step`` keeps it."""
+        for agent, w in waiting.items():
+            if w >= 0:
+                ep._hanging_actions_end[agent] = steps.action[w, i]
+                ep._hanging_rewards_end[agent] = float(steps.reward[w, i, AGENTS.index(agent)]) or 0.0
+                ep._hanging_extra_model_outputs_end[agent] = self._outputs(steps, t, w, i)
+        waiting.clear()
 
     def _finish(self, ep: MultiAgentEpisode, c: _Carry, env_index: int, t: "_Tables", done: bool) -> None:
         """Queues the row handles in ``ep`` for the one gather per table at
@@ -823,57 +873,32 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         return nxt
 
     def _build_episodes(self, steps: _Steps, keep_ongoing: bool) -> tuple[list[MultiAgentEpisode], list[MultiAgentEpisode]]:
-        """The episode chunks of one ``sample`` call, from its arrays: per
-        step, small dicts of row handles (ints) go through RLlib's
-        ``MultiAgentEpisode`` constructor, which sorts them into agents,
-        lookbacks and pending actions; then each agent's handles become its
-        rows with one numpy gather per column."""
+        """The episode chunks of one ``sample`` call, from its arrays: each
+        env's chunks (split where its games end) built by :meth:`_episode`
+        over row handles (ints); then each agent's handles become its rows
+        with one numpy gather per column."""
         n, rows = steps.n, steps.rows
         t = _Tables(steps)
-        player, action, reward = steps.player, steps.action, steps.reward
         ended = steps.term[:rows] | steps.trunc[:rows]
-        scalar_keys = [key for key, col in steps.outputs.items() if col.ndim == 2]
-        scalars = [steps.outputs[key] for key in scalar_keys]
-        vector_keys = list(t.out)
-        wsn = self._weights_seq_no
-        a0, a1 = AGENTS
+        window = self.config.episode_lookback_horizon + 4
         done: list[MultiAgentEpisode] = []
         ongoing: list[MultiAgentEpisode] = []
         for i in range(n):
             c = self._carry[i]
-            if c.obs:
-                obs_l = [{a: t.add_obs(*row) for a, row in o.items()} for o in c.obs]
-                act_l, rew_l = list(c.actions), list(c.rewards)
-                out_l = [{a: t.add_outputs(e) for a, e in o.items()} for o in c.outputs]
-            else:
-                obs_l = [{AGENTS[player[0, i]]: i}]
-                act_l, rew_l, out_l = [], [], []
-            for k in range(rows):
-                p = int(player[k, i])
-                agent = AGENTS[p]
-                h = k * n + i
-                act_l.append({agent: action[k, i]})
-                out = {key: col[k, i] for key, col in zip(scalar_keys, scalars)}
-                for key in vector_keys:
-                    out[key] = h
-                out[WEIGHTS_SEQ_NO] = wsn
-                out_l.append({agent: out})
-                if ended[k, i]:
-                    last = t.add_obs(steps.final[(k, i)], t.zero_mask)
-                    obs_l.append({a0: last, a1: last})
-                    rew_l.append({a0: float(reward[k, i, 0]), a1: float(reward[k, i, 1])})
-                    ep = self._episode(c, i, t, obs_l, act_l, rew_l, out_l, bool(steps.term[k, i]), bool(steps.trunc[k, i]))
-                    self._finish(ep, c, i, t, done=True)
-                    done.append(ep)
-                    c = _Carry(steps.shells[(k, i)])
-                    obs_l = [{AGENTS[player[k + 1, i]]: h + n}]
-                    act_l, rew_l, out_l = [], [], []
-                else:
-                    obs_l.append({AGENTS[player[k + 1, i]]: h + n})
-                    rew_l.append({agent: float(reward[k, i, p])})
-            if len(act_l) > c.lookback and keep_ongoing:
-                ep = self._episode(c, i, t, obs_l, act_l, rew_l, out_l)
-                c_next = self._successor(c, ep, t, obs_l, act_l, rew_l, out_l)
+            k0 = 0
+            for k in map(int, np.flatnonzero(ended[:, i])):
+                ep = self._episode(c, steps, t, i, k0, k + 1, True)
+                self._finish(ep, c, i, t, done=True)
+                done.append(ep)
+                c, k0 = _Carry(steps.shells[(k, i)]), k + 1
+            if rows > k0 and keep_ongoing:
+                ep = self._episode(c, steps, t, i, k0, rows, False)
+                # The successor needs the chunk's last steps back to each waiting agent's last observation.
+                start = max(k0, rows - window)
+                lists = self._lists(c, steps, t, i, start, k0, rows, False)
+                if start > k0 and any(all(a not in o for o in lists[0]) for a in ep._hanging_actions_end):
+                    lists = self._lists(c, steps, t, i, k0, k0, rows, False)
+                c_next = self._successor(c, ep, t, *lists)
                 self._finish(ep, c, i, t, done=False)
                 c = c_next
                 self._ongoing_episodes_for_metrics[ep.id_].append(ep)
@@ -905,6 +930,7 @@ class _Tables:
         self.extra_mask: list[npt.NDArray[np.float32]] = []
         self.extra_out: dict[str, list[npt.NDArray[Any]]] = {key: [] for key in self.out}
         self.zero_mask = np.zeros(steps.num_actions, np.float32)
+        self.scalar_outputs = [(key, col) for key, col in steps.outputs.items() if col.ndim == 2]
         self.agent_episodes: list[Any] = []
         self.callbacks: list[tuple[str, MultiAgentEpisode, int]] = []
 
