@@ -24,7 +24,9 @@ Rows, all American checkers, the same action-masking PPO module and MLP:
 Rates are env steps per CPU second of the process (``time.process_time``,
 all its threads): on a shared, loaded machine wall-clock rates of rows
 measured one after the other swing with the other jobs, CPU time much less.
-The rows are timed in turn, ``--repeats`` times (median).
+The rows are timed in turn, ``--repeats`` times (median), after
+``gc.freeze()`` (what a remote ``LudotecaLeanEnvRunner`` does in its own
+process; here for every row alike; ``--no-gc-freeze`` leaves it out).
 
 Then where the lean runner's CPU time goes (its forward passes, sampling,
 the Rust step, building episodes, the rest of its loop), and a cProfile of
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import pstats
 import time
 from typing import Any
@@ -173,6 +176,8 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=4096)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--no-gc-freeze", action="store_true",
+                    help="leave the garbage collector as it is (a remote LudotecaLeanEnvRunner freezes it)")
     args = ap.parse_args()
     if args.quick:
         args.envs, args.lean_envs, args.steps, args.repeats = 8, 8, 200, 1
@@ -186,6 +191,10 @@ def main() -> None:
     ours = _runner("vec", args.envs)
     per_step = _per_step_metrics_runner(args.envs)
     anchor = _runner("openspiel", args.envs)
+    if not args.no_gc_freeze:
+        # What a remote LudotecaLeanEnvRunner does in its own process once built;
+        # here it applies to every row alike, OpenSpiel's too.
+        gc.freeze()
     rows = [
         (f"LudotecaLeanEnvRunner.sample ({args.lean_envs} envs)", lambda: _sample_rate(lean, args.steps)),
         (f"LudotecaEnvRunner.sample ({args.envs} envs)", lambda: _sample_rate(ours, args.steps)),
@@ -201,7 +210,8 @@ def main() -> None:
     medians = [float(np.median(r)) for r in rates]
     base = medians[3]
     print(f"one process, one runner each, {args.steps} env steps, MLP [64, 64], 1 torch thread, median of"
-          f" {args.repeats} interleaved repeats; load average {os.getloadavg()[0]:.1f} at the end")
+          f" {args.repeats} interleaved repeats, garbage collector {'as is' if args.no_gc_freeze else 'frozen'};"
+          f" load average {os.getloadavg()[0]:.1f} at the end")
     print("| row | env steps per CPU second | vs OpenSpiel |")
     print("|---|---:|---:|")
     for (name, _), rate in zip(rows, medians):
