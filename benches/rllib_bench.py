@@ -13,6 +13,8 @@ Rows (all American checkers, PPO's action-masking module from
   steps all the runner's games, one forward pass per module and step, the
   episodes built in bulk at the end of ``sample`` (``--lean-envs-per-runner``
   games per runner, default 128: its best on the development machine).
+* ``the same, garbage collector not frozen``: the lean runner without the
+  ``gc.freeze()`` a remote one does once built (``freeze_gc = False``).
 * ``ludoteca VecEnv``: ``ludoteca.rllib.LudotecaEnvRunner``: each env runner
   steps its games with one Rust call per step.
 * ``ludoteca, RLlib sync vector``: RLlib's own ``MultiAgentEnvRunner`` over
@@ -103,6 +105,12 @@ def _openspiel_env_class() -> Any:
     return OpenSpielMaskedEnv
 
 
+class _LeanRunnerGcAsIs(ludoteca.rllib.LudotecaLeanEnvRunner):  # type: ignore[misc]
+    """The lean runner without its ``gc.freeze()`` (the ``lean-gc`` row)."""
+
+    freeze_gc = False
+
+
 def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...], rllib_masking: bool = False) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -122,7 +130,9 @@ def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...], rllib_m
                   .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": spec})))
     else:
         config = ludoteca.rllib.ppo_config("checkers", runners, envs, hidden=hidden, vectorized=(kind == "vec"),
-                                           lean=(kind == "lean"))
+                                           lean=kind.startswith("lean"))
+        if kind == "lean-gc":
+            config = config.env_runners(env_runner_cls=_LeanRunnerGcAsIs)
         if rllib_masking:
             spec = ludoteca.rllib.module_spec("checkers", hidden)
             spec.module_class = module_class
@@ -214,16 +224,17 @@ def main() -> None:
     import ray
 
     hidden = tuple(args.hidden)
-    rows = [("ludoteca lean (LudotecaLeanEnvRunner)", "lean"), ("ludoteca VecEnv (LudotecaEnvRunner)", "vec"),
+    rows = [("ludoteca lean (LudotecaLeanEnvRunner)", "lean"),
+            ("the same, garbage collector not frozen", "lean-gc"), ("ludoteca VecEnv (LudotecaEnvRunner)", "vec"),
             ("ludoteca, RLlib sync vector", "sync")]
     if not args.skip_openspiel:
         rows.append(("OpenSpiel checkers via Shimmy + PettingZooEnv", "openspiel"))
     # Every row's runners live at once (one row samples at a time): Ray must
     # be able to place them all.
     ray.init(num_cpus=len(rows) * args.env_runners + 1, include_dashboard=False, log_to_driver=False)
-    envs = {kind: args.lean_envs_per_runner if kind == "lean" else args.envs_per_runner for _, kind in rows}
+    envs = {kind: args.lean_envs_per_runner if kind.startswith("lean") else args.envs_per_runner for _, kind in rows}
     env_only = {kind: _env_only(kind, args.envs_per_runner, 2.0 if args.quick else 10.0) for _, kind in rows
-                if kind != "lean"}
+                if not kind.startswith("lean")}
     results = _measure(envs, args.env_runners, args.steps, args.rounds, hidden, args.rllib_masking)
     ray.shutdown()
 

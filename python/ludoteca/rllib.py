@@ -523,6 +523,10 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
       with the chunk already in numpy form.
     """
 
+    freeze_gc = True
+    """Whether a remote runner (``worker_index`` > 0, its own Ray actor
+    process) calls ``gc.freeze()`` once built; a subclass may turn it off."""
+
     def __init__(self, config: Any, **kwargs: Any) -> None:
         super().__init__(config=config, **kwargs)
         if config.callbacks_on_episode_step is not None or any(
@@ -533,7 +537,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             raise OptionError("LudotecaLeanEnvRunner runs no connector pipeline; custom env-to-module or"
                               " module-to-env connectors need LudotecaEnvRunner")
         self._carry: list[_Carry] = []
-        if self.worker_index:
+        if self.worker_index and self.freeze_gc:
             # A remote runner is its own long-lived Ray actor process. The
             # 300,000-odd objects alive now (torch, Ray, the module) live as long
             # as it does; left in the collector's oldest generation, each full
