@@ -52,7 +52,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
@@ -764,7 +764,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                 env_t_started=c.env_t_started, agent_t_started=c.agent_t_started, len_lookback_buffer=c.lookback,
                 agent_episode_ids=c.agent_episode_ids, agent_module_ids=dict(shell._agent_to_module_mapping),
                 agent_to_module_mapping_fn=shell.agent_to_module_mapping_fn)
-            ep._hanging_rewards_begin = c.hanging_rewards_begin.copy()  # as `cut` leaves it
+            ep._hanging_rewards_begin = defaultdict(float, c.hanging_rewards_begin or {})  # as `cut` leaves it
         else:
             ep = MultiAgentEpisode(
                 id_=shell.id_, observation_space=shell.observation_space, action_space=shell.action_space,
