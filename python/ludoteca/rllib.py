@@ -502,9 +502,10 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
     distribution, the same distribution; else with the module's own
     distribution class), steps all games with one Rust call and writes what
     it saw into preallocated numpy arrays. At the end of ``sample`` it builds the
-    ``MultiAgentEpisode`` chunks from those arrays in bulk, through RLlib's own
-    ``MultiAgentEpisode`` constructor (the way ``MultiAgentEpisode.cut``
-    builds a successor chunk), so PPO's learner consumes them unchanged:
+    ``MultiAgentEpisode`` chunks from those arrays as RLlib's runner builds
+    them (``cut`` for a chunk's carried-over lookback, ``add_env_step`` for a
+    game's first and last steps, the other steps written straight into the
+    agent episodes' buffers), so PPO's learner consumes them unchanged:
     observations with their masks, actions, ``action_logp``,
     ``action_dist_inputs`` (and any other module output), ``weights_seq_no``,
     rewards, terminated/truncated flags, chunk lookbacks and ids; value
@@ -542,8 +543,8 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             # 300,000-odd objects alive now (torch, Ray, the module) live as long
             # as it does; left in the collector's oldest generation, each full
             # collection rescans them, and the chunks every `sample` keeps
-            # trigger one every few calls: 20-35% of the runner's CPU time
-            # (benches/rllib_runner_profile.py). Frozen, collections skip them.
+            # trigger one every few calls: two runners sampled 1.35x faster
+            # frozen (benches/rllib_bench.py). Frozen, collections skip them.
             gc.freeze()
 
     def _new_shell(self, env_index: int) -> MultiAgentEpisode:
@@ -751,9 +752,8 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         or gets its waiting action completed (all but a game's first step
         and its last, in two-player turn-based play) is written straight into
         the agent episode's buffers, the state ``add_env_step`` leaves; any
-        other step goes through ``add_env_step`` itself. (RLlib's constructor
-        over all the steps at once, and ``add_env_step``, cost most of the
-        runner's time.)"""
+        other step goes through ``add_env_step`` itself (whose checks and
+        set operations cost several times the direct writes)."""
         shell = c.shell
         n, player, action, reward = steps.n, steps.player, steps.action, steps.reward
         if c.obs:
