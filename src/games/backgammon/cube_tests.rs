@@ -111,6 +111,9 @@ fn a_drop_loses_the_cube_value_before_the_double() {
     assert_eq!(position::parse_match_id(text.split(':').nth(1).unwrap(), true).unwrap().state, GameState::Dropped);
     let back = r.from_position(&text).unwrap();
     assert_eq!(r.returns(&back), [-4.0, 4.0]);
+    // Its 4 points are the cube's, not a gammon's or a backgammon's.
+    let board = super::text::board_text(&s, true);
+    assert!(board.contains("the last game: O won 4 points") && !board.contains("gammon ("), "{board}");
 }
 
 #[test]

@@ -83,14 +83,21 @@ pub fn board_text(s: &State, cube: bool) -> String {
         }
     }
     if s.last_winner >= 0 {
-        let name = match s.last_points {
-            1 => "a single game",
-            2 => "a gammon",
-            _ => "a backgammon",
-        };
         let winner = if s.last_winner == 0 { "X" } else { "O" };
         let when = if over { "the last game" } else { "the previous game" };
-        out.push_str(&format!("\n{when}: {winner} won {name} ({} point{})", s.last_points, if s.last_points == 1 { "" } else { "s" }));
+        let points = format!("{} point{}", s.last_points, if s.last_points == 1 { "" } else { "s" });
+        if cube {
+            // The points are the cube times 1/2/3 (or a dropped double's cube
+            // value): they do not say whether it was a gammon, so no name.
+            out.push_str(&format!("\n{when}: {winner} won {points}"));
+        } else {
+            let name = match s.last_points {
+                1 => "a single game",
+                2 => "a gammon",
+                _ => "a backgammon",
+            };
+            out.push_str(&format!("\n{when}: {winner} won {name} ({points})"));
+        }
     }
     out
 }
