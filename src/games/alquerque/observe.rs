@@ -51,40 +51,9 @@ pub fn compact_planes(deferred: bool) -> Vec<(usize, PlaneCode)> {
 /// Writes the observation of `s`; `geometry_planes`: the board's [`geometry_planes`].
 pub fn observe(geometry_planes: &[f32], s: &State, out: &mut [f32]) {
     out.copy_from_slice(geometry_planes);
-    let me = s.side.index();
-    let view = |l: u8| match s.side {
-        Player::P0 => l as usize,
-        Player::P1 => 80 - l as usize,
-    };
-    let planes = [
-        (0, s.pieces[me] & !s.kings),
-        (1, s.pieces[me] & s.kings),
-        (2, s.pieces[1 - me] & !s.kings),
-        (3, s.pieces[1 - me] & s.kings),
-        (6, s.jumped),
-    ];
-    for (plane, mut bits) in planes {
-        while bits != 0 {
-            let l = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            out[plane * PLANE + view(l)] = 1.0;
-        }
-    }
-    if s.mid_turn() {
-        out[5 * PLANE + view(s.capturing)] = 1.0;
-    }
-    // Only a deferred sequence in progress has used jumps: skip the scan of
-    // the 81-word set otherwise.
-    if s.used.is_empty() {
-        return;
-    }
-    for (from, dir, steps) in s.used.iter() {
-        let d = match s.side {
-            Player::P0 => dir,
-            Player::P1 => (dir + 4) & 7,
-        };
-        out[(7 + d as usize) * PLANE + view(from)] += 0.5f32.powi(steps as i32 - 1);
-    }
+    // The compact planes, each put back at its place among the full planes
+    // (jumped pieces and used jumps exist only under deferred removal).
+    emit_compact(s, true, &mut Full(out));
 }
 
 /// Where the compact planes go. Compact order ([`compact_planes`]): 0, 1,
@@ -132,6 +101,21 @@ fn emit_compact(s: &State, deferred: bool, sink: &mut impl Sink) {
             Player::P1 => (dir + 4) & 7,
         };
         sink.jump(d as usize, view(from), steps);
+    }
+}
+
+/// The full planes: compact plane `j` is full plane `FULL_PLANE[j]`, jump plane `7 + d`.
+struct Full<'a>(&'a mut [f32]);
+
+const FULL_PLANE: [usize; 6] = [0, 1, 2, 3, 5, 6];
+
+impl Sink for Full<'_> {
+    #[inline(always)]
+    fn set(&mut self, j: usize, e: usize) {
+        self.0[FULL_PLANE[j] * PLANE + e] = 1.0;
+    }
+    fn jump(&mut self, d: usize, e: usize, steps: u8) {
+        self.0[(7 + d) * PLANE + e] += 0.5f32.powi(steps as i32 - 1);
     }
 }
 
