@@ -517,14 +517,14 @@ fn chance_outcomes_and_mapping() {
 
 /// Mover's view: `pts[q]` > 0 own checkers, < 0 opponent's; own bar, opponent bar, own off.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
-struct Naive {
-    pts: [i8; 25],
-    bar: i8,
-    opp_bar: i8,
-    off: i8,
+pub(super) struct Naive {
+    pub(super) pts: [i8; 25],
+    pub(super) bar: i8,
+    pub(super) opp_bar: i8,
+    pub(super) off: i8,
 }
 
-fn naive_from(p: &Pos) -> Naive {
+pub(super) fn naive_from(p: &Pos) -> Naive {
     let mut pts = [0i8; 25];
     for (q, v) in pts.iter_mut().enumerate().skip(1) {
         *v = p.me[q] as i8 - p.opp[25 - q] as i8;
@@ -532,10 +532,16 @@ fn naive_from(p: &Pos) -> Naive {
     Naive { pts, bar: p.me[BAR] as i8, opp_bar: p.opp[BAR] as i8, off: p.me[OFF] as i8 }
 }
 
-fn naive_step(b: &Naive, from: usize, die: i32) -> Option<Naive> {
+/// One checker move; `reglamento`: the seed's rules (enter only where no
+/// opposing checker stands; the 1-point bears off with any die).
+fn naive_step(b: &Naive, from: usize, die: i32, reglamento: bool) -> Option<Naive> {
     let mut n = b.clone();
     if from == 25 {
         if b.bar == 0 {
+            return None;
+        }
+        // Enter only where no opposing checker stands.
+        if reglamento && b.pts[(25 - die) as usize] < 0 {
             return None;
         }
         n.bar -= 1;
@@ -561,7 +567,8 @@ fn naive_step(b: &Naive, from: usize, die: i32) -> Option<Naive> {
         if !all_home {
             return None;
         }
-        if to < 0 && ((from + 1)..=6).any(|q| b.pts[q] > 0) {
+        // Exact, from the highest point with a larger die, or (reglamento) from the 1-point with any die.
+        if to < 0 && !(reglamento && from == 1) && ((from + 1)..=6).any(|q| b.pts[q] > 0) {
             return None;
         }
         n.off += 1;
@@ -571,9 +578,15 @@ fn naive_step(b: &Naive, from: usize, die: i32) -> Option<Naive> {
 
 /// Every end board of a legal complete move, by brute force over die orders.
 fn naive_moves(b: &Naive, dice: (u8, u8)) -> BTreeSet<Naive> {
+    naive_moves_in(b, dice, false).0
+}
+
+/// [`naive_moves`] under the standard rules or (`reglamento`) the seed's,
+/// and whether the reglamento's obligation to open a point removed some.
+pub(super) fn naive_moves_in(b: &Naive, dice: (u8, u8), reglamento: bool) -> (BTreeSet<Naive>, bool) {
     let list: Vec<i32> = if dice.0 == dice.1 { vec![dice.0 as i32; 4] } else { vec![dice.0 as i32, dice.1 as i32] };
     let mut results: Vec<(Naive, Vec<i32>)> = Vec::new();
-    fn rec(b: &Naive, left: &[i32], used: &mut Vec<i32>, out: &mut Vec<(Naive, Vec<i32>)>) {
+    fn rec(b: &Naive, left: &[i32], used: &mut Vec<i32>, out: &mut Vec<(Naive, Vec<i32>)>, reglamento: bool) {
         out.push((b.clone(), used.clone()));
         for k in 0..left.len() {
             if left[..k].contains(&left[k]) {
@@ -582,15 +595,15 @@ fn naive_moves(b: &Naive, dice: (u8, u8)) -> BTreeSet<Naive> {
             let mut rest = left.to_vec();
             let d = rest.remove(k);
             for from in 1..=25 {
-                if let Some(n) = naive_step(b, from, d) {
+                if let Some(n) = naive_step(b, from, d, reglamento) {
                     used.push(d);
-                    rec(&n, &rest, used, out);
+                    rec(&n, &rest, used, out, reglamento);
                     used.pop();
                 }
             }
         }
     }
-    rec(b, &list, &mut Vec::new(), &mut results);
+    rec(b, &list, &mut Vec::new(), &mut results, reglamento);
     let most = results.iter().map(|r| r.1.len()).max().unwrap();
     let mut keep: Vec<&(Naive, Vec<i32>)> = results.iter().filter(|r| r.1.len() == most).collect();
     if most == 1 && dice.0 != dice.1 {
@@ -599,7 +612,15 @@ fn naive_moves(b: &Naive, dice: (u8, u8)) -> BTreeSet<Naive> {
             keep.retain(|r| r.1[0] == larger);
         }
     }
-    keep.into_iter().map(|r| r.0.clone()).collect()
+    // The obligation: no turn ends with the opponent on the bar and all six home points taken, if another can.
+    let shut = |n: &Naive| n.opp_bar > 0 && (1..=6).all(|q| n.pts[q] > 0);
+    let mut obliged = false;
+    if reglamento && keep.iter().any(|r| !shut(&r.0)) {
+        let before = keep.len();
+        keep.retain(|r| !shut(&r.0));
+        obliged = keep.len() < before;
+    }
+    (keep.into_iter().map(|r| r.0.clone()).collect(), obliged)
 }
 
 fn ours(s: &State) -> BTreeSet<Naive> {

@@ -350,106 +350,12 @@ fn reglamento_may_not_close_the_last_point_or_hit_and_close_when_avoidable() {
     }
 }
 
-// A naive generator of the reglamento's complete moves: brute force over die
-// orders, written from the rules text, independent of movegen.
+// The naive generator of tests.rs (brute force over die orders, independent
+// of movegen) under the reglamento's rules.
+use super::tests::{naive_from, naive_moves_in, Naive};
 
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
-struct Naive {
-    pts: [i8; 25],
-    bar: i8,
-    opp_bar: i8,
-    off: i8,
-}
-
-fn naive_from(p: &Pos) -> Naive {
-    let mut pts = [0i8; 25];
-    for (q, v) in pts.iter_mut().enumerate().skip(1) {
-        *v = p.me[q] as i8 - p.opp[25 - q] as i8;
-    }
-    Naive { pts, bar: p.me[BAR] as i8, opp_bar: p.opp[BAR] as i8, off: p.me[OFF] as i8 }
-}
-
-fn naive_step(b: &Naive, from: usize, die: i32) -> Option<Naive> {
-    let mut n = b.clone();
-    if from == 25 {
-        if b.bar == 0 {
-            return None;
-        }
-        // Enter only where no opposing checker stands.
-        if b.pts[(25 - die) as usize] < 0 {
-            return None;
-        }
-        n.bar -= 1;
-    } else {
-        if b.bar > 0 || b.pts[from] <= 0 {
-            return None;
-        }
-        n.pts[from] -= 1;
-    }
-    let to = from as i32 - die;
-    if to >= 1 {
-        let t = to as usize;
-        if b.pts[t] <= -2 {
-            return None;
-        }
-        if b.pts[t] == -1 {
-            n.pts[t] = 0;
-            n.opp_bar += 1;
-        }
-        n.pts[t] += 1;
-    } else {
-        let all_home = b.bar == 0 && (7..=24).all(|q| b.pts[q] <= 0);
-        if !all_home {
-            return None;
-        }
-        // Exact, from the highest point with a larger die, or from the 1-point with any die.
-        if to < 0 && from != 1 && ((from + 1)..=6).any(|q| b.pts[q] > 0) {
-            return None;
-        }
-        n.off += 1;
-    }
-    Some(n)
-}
-
-/// The end positions, and whether the obligation to open a point removed some.
 fn naive_moves(b: &Naive, dice: (u8, u8)) -> (BTreeSet<Naive>, bool) {
-    let list: Vec<i32> = if dice.0 == dice.1 { vec![dice.0 as i32; 4] } else { vec![dice.0 as i32, dice.1 as i32] };
-    fn rec(b: &Naive, left: &[i32], used: &mut Vec<i32>, out: &mut Vec<(Naive, Vec<i32>)>) {
-        out.push((b.clone(), used.clone()));
-        for k in 0..left.len() {
-            if left[..k].contains(&left[k]) {
-                continue; // the same die value again: the same moves
-            }
-            let mut rest = left.to_vec();
-            let d = rest.remove(k);
-            for from in 1..=25 {
-                if let Some(n) = naive_step(b, from, d) {
-                    used.push(d);
-                    rec(&n, &rest, used, out);
-                    used.pop();
-                }
-            }
-        }
-    }
-    let mut results = Vec::new();
-    rec(b, &list, &mut Vec::new(), &mut results);
-    let most = results.iter().map(|r| r.1.len()).max().unwrap();
-    let mut keep: Vec<&(Naive, Vec<i32>)> = results.iter().filter(|r| r.1.len() == most).collect();
-    if most == 1 && dice.0 != dice.1 {
-        let larger = dice.0.max(dice.1) as i32;
-        if keep.iter().any(|r| r.1[0] == larger) {
-            keep.retain(|r| r.1[0] == larger);
-        }
-    }
-    // The obligation: no turn ends with the opponent on the bar and all six home points taken, if another can.
-    let shut = |n: &Naive| n.opp_bar > 0 && (1..=6).all(|q| n.pts[q] > 0);
-    let mut obliged = false;
-    if keep.iter().any(|r| !shut(&r.0)) {
-        let before = keep.len();
-        keep.retain(|r| !shut(&r.0));
-        obliged = keep.len() < before;
-    }
-    (keep.into_iter().map(|r| r.0.clone()).collect(), obliged)
+    naive_moves_in(b, dice, true)
 }
 
 #[test]
