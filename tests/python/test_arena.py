@@ -333,6 +333,31 @@ def test_ladder_section_is_replaced_between_its_markers():
     assert "new" in new and "old" not in new and new.endswith("after\n") and new.startswith("# Arena")
 
 
+def test_a_rerun_ladder_reuses_the_finished_tournaments_it_finds_and_only_those(tmp_path, monkeypatch):
+    from ludoteca.arena import ladder
+
+    monkeypatch.setattr(ladder, "LADDER_SPECS", ["random", "greedy"])
+    monkeypatch.setattr(ladder, "ENGINE_SPECS", {})
+    first = ladder.run_ladder(2, only=["russian"], data=str(tmp_path), log=None, seed=3)
+    summary = tmp_path / "russian" / "ladder" / "summary.json"
+    played = json.loads(summary.read_text())
+    assert played["games_per_pair"] == 2 and played["seed"] == 3
+    # A time only the file carries: the second run must read it, not play.
+    played["seconds"] = 12345.0
+    summary.write_text(json.dumps(played))
+    again = ladder.run_ladder(2, only=["russian"], data=str(tmp_path), log=None, seed=3)
+    assert "2 games per pairing, 12345 s:" in again
+    assert again.split("12345 s:")[1] == first.split(" s:", 1)[1]  # the same tables
+    # Another seed is another tournament: played anew and its file replaced; reuse=False plays anyway.
+    ladder.run_ladder(2, only=["russian"], data=str(tmp_path), log=None, seed=4)
+    assert json.loads(summary.read_text())["seed"] == 4
+    played = json.loads(summary.read_text())
+    played["seconds"] = 12345.0
+    summary.write_text(json.dumps(played))
+    ladder.run_ladder(2, only=["russian"], data=str(tmp_path), log=None, seed=4, reuse=False)
+    assert json.loads(summary.read_text())["seconds"] != 12345.0
+
+
 def test_docs_arena_python_example_runs():
     import re
 
