@@ -346,7 +346,7 @@ def test_a_rerun_ladder_reuses_the_finished_tournaments_it_finds_and_only_those(
     played["seconds"] = 12345.0
     summary.write_text(json.dumps(played))
     again = ladder.run_ladder(2, only=["russian"], data=str(tmp_path), log=None, seed=3)
-    assert "2 games per pairing, 12345 s:" in again
+    assert "2 games per pairing, from 4-turn random openings (each on both colours), 12345 s:" in again
     assert again.split("12345 s:")[1] == first.split(" s:", 1)[1]  # the same tables
     # Another seed is another tournament: played anew and its file replaced; reuse=False plays anyway.
     ladder.run_ladder(2, only=["russian"], data=str(tmp_path), log=None, seed=4)
