@@ -193,7 +193,13 @@ def run_ladder(
             lines += [f"Round robin, {games_per_pair} games per pairing{start}, {took:.0f} s:", "", format_summary(s)]
         engine = ENGINE_SPECS.get(game_id)
         if engine is not None and engine.split(":")[0] in AGENTS:
-            matches = [(spec, engine_games.get(game_id, 100), opening_turns(game_id)) for spec in agents or ["random"]]
+            turns = opening_turns(game_id)
+            # Expectimax is backgammon's agent (dice in its tree); without dice it is a filtered minimax
+            # that the round robin rates next to alpha-beta, so the engine's time goes to the others.
+            players = [a for a in agents if turns == 0 or not a.startswith("expectimax")]
+            if len(players) < len(agents):
+                lines += ["Against the engine: every agent of the round robin but expectimax (a backgammon agent; see the source).", ""]
+            matches = [(spec, engine_games.get(game_id, 100), turns) for spec in players or ["random"]]
             # The engine against itself from 4-turn random openings: realistic positions for the rules check.
             matches.append((engine, selfplay_games.get(game_id, 10), 4))
             for spec, n, openings in matches:
