@@ -77,6 +77,31 @@ def test_a_network_file_plays_with_numpy_only_without_torch(tmp_path: Path) -> N
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr
 
 
+def _tiny_network(path: Path, **meta_extra: object) -> Path:
+    import json
+
+    import numpy as np
+    from ludoteca.agents.baseline import FORMAT
+
+    g = ludoteca.Game("backgammon")
+    n, h = int(np.prod(g.observation_shape)), 4
+    meta = {"format": FORMAT, "game": "backgammon", "options": {}, "observation_shape": list(g.observation_shape),
+            "num_actions": g.num_actions, "value_scale": 3.0, "kind": "mlp", "hidden": h, **meta_extra}
+    shapes = {"fc1.w": (n, h), "fc1.b": (h,), "fc2.w": (h, h), "fc2.b": (h,), "policy.w": (h, g.num_actions),
+              "policy.b": (g.num_actions,), "value.w": (h, 1), "value.b": (1,)}
+    np.savez(path, meta=np.array(json.dumps(meta)), **{k: np.zeros(v, np.float32) for k, v in shapes.items()})
+    return path
+
+
+def test_a_network_plays_at_the_simulations_its_card_measured_else_at_those_of_its_training(tmp_path: Path) -> None:
+    trained = {"training": {"config": {"eval_simulations": 16}}}
+    assert Baseline("backgammon", path=_tiny_network(tmp_path / "a.npz", **trained)).simulations == 16
+    shipped = _tiny_network(tmp_path / "b.npz", play_simulations=256, **trained)
+    assert Baseline("backgammon", path=shipped).simulations == 256
+    assert Baseline("backgammon", path=shipped, simulations=8).simulations == 8
+    assert Baseline("backgammon", path=_tiny_network(tmp_path / "c.npz", training={})).simulations == 64
+
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -75,8 +75,10 @@ class NumpyNet:
     player to move in the scale of the game's returns: exactly the
     ``evaluate`` callback ``ludoteca.MCTS`` wants (the mask is not needed).
     ``meta`` holds the file's description (game, options, architecture,
-    training summary); ``play_simulations`` is the simulations per move its
-    training evaluated it at (64 if the file does not say).
+    training summary); ``play_simulations`` is the simulations per move it
+    plays at by default: ``meta["play_simulations"]`` where the file was given
+    one when it shipped (its model card measured that count), else the count
+    its training evaluated it at (64 if the file says neither).
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -95,9 +97,12 @@ class NumpyNet:
             raise NetworkFileError(f"{str(p)!r}: network format {meta.get('format')!r}, this ludoteca reads format {FORMAT}")
         self.path = p
         self.meta = meta
-        # The simulations its evaluations during training (and its model card) used: more is
-        # not always stronger (a weak value head weighs more as visits grow), so that is the default.
-        self.play_simulations: int = int(meta.get("training", {}).get("config", {}).get("eval_simulations") or 64)
+        # The simulations its model card measured (set when it shipped), else those its evaluations
+        # during training used: more is not always stronger (a weak value head weighs more as
+        # visits grow: kharbaga's), nor always weaker (damas and tablero gain up to 256), so the
+        # count is measured per network and stored with it.
+        training_sims = meta.get("training", {}).get("config", {}).get("eval_simulations")
+        self.play_simulations: int = int(meta.get("play_simulations") or training_sims or 64)
         self.kind: str = meta["kind"]
         self.value_scale = float(meta["value_scale"])
         self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
