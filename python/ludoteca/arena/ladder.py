@@ -198,7 +198,8 @@ def run_ladder(
             # that the round robin rates next to alpha-beta, so the engine's time goes to the others.
             players = [a for a in agents if turns == 0 or not a.startswith("expectimax")]
             if len(players) < len(agents):
-                lines += ["Against the engine: every agent of the round robin but expectimax (a backgammon agent; see the source).", ""]
+                lines += ["Against the engine: every agent of the round robin except expectimax, backgammon's agent "
+                          "(without dice it is a filtered minimax, rated next to alpha-beta above).", ""]
             matches = [(spec, engine_games.get(game_id, 100), turns) for spec in players or ["random"]]
             # The engine against itself from 4-turn random openings: realistic positions for the rules check.
             matches.append((engine, selfplay_games.get(game_id, 10), 4))
