@@ -599,7 +599,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             raise OptionError("LudotecaLeanEnvRunner does not sample random actions; use LudotecaEnvRunner")
         if force_reset or num_episodes is not None or self._needs_initial_reset or not self._carry:
             self._lean_reset()
-        n, venv = self.num_envs, self.env.vec_env
+        n = self.num_envs
         rows = max(1, math.ceil(num_timesteps / n)) if num_timesteps is not None else 64
         obs0, mask0, player0 = self._pending
         # The arrays of the previous call are reused: fresh ones cost a page
@@ -609,74 +609,21 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             steps = self._steps = _Steps(n, obs0.shape[1], mask0.shape[1], rows, obs0.dtype)
         steps.final, steps.shells, steps.rows = {}, {}, 0
         steps.obs[0], steps.mask[0], steps.player[0] = obs0, mask0, player0
-        all_rows = np.arange(n)
-        episodes_done = 0
         agent_steps = np.zeros(2, np.int64)
         module_steps: Counter[int] = Counter()
-        k = 0
-        with torch.no_grad():
-            while (k < rows) if num_timesteps is not None else (episodes_done < num_episodes):  # type: ignore[operator]
-                if k == len(steps.action):
-                    steps.grow()
-                obs, mask, player = steps.obs[k], steps.mask[k], steps.player[k]
-                movers_module = self._modmap[all_rows, player]
-                single = len(self._module_ids) == 1
-                for m in (0,) if single else np.unique(movers_module):
-                    idx: Any = slice(None) if single else np.flatnonzero(movers_module == m)
-                    module = self.module[self._module_ids[m]]
-                    mask_t = torch.from_numpy(mask[idx])
-                    batch = {Columns.OBS: {"observations": torch.from_numpy(obs[idx]), "action_mask": mask_t}}
-                    out = module.forward_exploration(batch) if explore else module.forward_inference(batch)
-                    if Columns.ACTIONS not in out:
-                        sampled = None
-                        if explore and self._samples_legal_only(module):
-                            sampled = sample_legal(out[Columns.ACTION_DIST_INPUTS], mask_t)
-                        if sampled is None:
-                            dist_cls = (module.get_exploration_action_dist_cls() if explore
-                                        else module.get_inference_action_dist_cls())
-                            dist = dist_cls.from_logits(out[Columns.ACTION_DIST_INPUTS])
-                            if not explore:
-                                dist = dist.to_deterministic()
-                            sampled = dist.sample(), None
-                            if Columns.ACTION_LOGP not in out:
-                                sampled = sampled[0], dist.logp(sampled[0])
-                        out[Columns.ACTIONS] = sampled[0]
-                        if sampled[1] is not None:
-                            out[Columns.ACTION_LOGP] = sampled[1]
-                    for key, value in out.items():
-                        if key == Columns.ACTIONS:
-                            steps.action[k, idx] = value.numpy()
-                        elif key not in (Columns.STATE_OUT, Columns.EMBEDDINGS) and isinstance(value, torch.Tensor):
-                            v = value.numpy()
-                            steps.output(key, v.shape[1:], v.dtype)[k, idx] = v
-                obs_, r, term, trunc, info = venv.step(steps.action[k])
-                ended = term | trunc
-                if ended.any():
-                    final = np.asarray(info["final_observation"], steps.obs.dtype).reshape(n, -1)
-                    for i in map(int, np.flatnonzero(ended)):
-                        steps.final[(k, i)] = final[i].copy()
-                obs_, info = self.env._play_chance(obs_, info)
-                steps.reward[k] = r
-                steps.term[k] = term
-                steps.trunc[k] = trunc & ~term
-                steps.obs[k + 1] = np.asarray(obs_, steps.obs.dtype).reshape(n, -1)
-                steps.mask[k + 1] = info["legal_action_mask"]
-                steps.player[k + 1] = info["current_player"]
-                # The counters RLlib logs per env step: each agent that gets an
-                # observation (both at a game's end) and its module.
-                nxt = self._modmap[all_rows, steps.player[k + 1]][~ended]
-                agent_steps += np.bincount(steps.player[k + 1][~ended], minlength=2)
-                if ended.any():
-                    agent_steps += int(ended.sum())
-                    module_steps.update(self._modmap[ended].ravel().tolist())
-                module_steps.update(dict(zip(*np.unique(nxt, return_counts=True))))
-                if ended.any():
-                    episodes_done += int(ended.sum())
-                    for i in map(int, np.flatnonzero(ended)):
-                        # The next game's shell: `_build_episodes` moves it into `self._carry`.
-                        steps.shells[(k, i)] = self._new_shell(i)
-                        self._map_modules(i, steps.shells[(k, i)])
-                k += 1
+        # RLlib's public forward switches a torch module to eval mode and back
+        # on every call (a walk over all its submodules, twice per step); the
+        # loop puts each module in eval mode once and calls the inner forward.
+        forwards: dict[int, Any] = {}
+        training: dict[str, bool] = {}
+        try:
+            with torch.no_grad():
+                k, episodes_done = self._step_loop(steps, rows, num_timesteps, num_episodes, forwards, training,
+                                                   explore, agent_steps, module_steps)
+        finally:
+            for module_id, was_training in training.items():
+                if was_training:
+                    self.module[module_id].train()
         steps.rows = k
         c = self._sampled
         c[(NUM_ENV_STEPS_SAMPLED,)] += k * n
@@ -695,6 +642,107 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         done, ongoing = self._build_episodes(steps, keep_ongoing=num_timesteps is not None)
         return done + ongoing
 
+    @staticmethod
+    def _forward(module: Any, explore: bool) -> Any:
+        """The module's forward for this call: the inner
+        ``_forward_exploration`` / ``_forward_inference`` (the module is put
+        in eval mode once per ``sample``) unless the module replaces RLlib's
+        public ``forward_exploration`` / ``forward_inference`` itself."""
+        from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
+
+        public = "forward_exploration" if explore else "forward_inference"
+        if isinstance(module, TorchRLModule) and getattr(type(module), public) is getattr(TorchRLModule, public):
+            return module._forward_exploration if explore else module._forward_inference
+        return getattr(module, public)
+
+    def _step_loop(self, steps: _Steps, rows: int, num_timesteps: Optional[int], num_episodes: Optional[int],
+                   forwards: dict[int, Any], training: dict[str, bool], explore: bool,
+                   agent_steps: npt.NDArray[np.int64], module_steps: Counter[int]) -> tuple[int, int]:
+        """Steps all envs until ``rows`` batch steps (or ``num_episodes``
+        finished games), writing into ``steps``; returns the batch steps and
+        the games finished. ``forwards`` gets each module's forward as the
+        module is first used, in eval mode (``training`` its mode before)."""
+        import torch
+
+        n, venv = self.num_envs, self.env.vec_env
+        all_rows = np.arange(n)
+        k = episodes_done = 0
+        while (k < rows) if num_timesteps is not None else (episodes_done < num_episodes):  # type: ignore[operator]
+            if k == len(steps.action):
+                steps.grow()
+            obs, mask, player = steps.obs[k], steps.mask[k], steps.player[k]
+            single = len(self._module_ids) == 1  # a game that started in this call may map to a new module
+            movers_module = None if single else self._modmap[all_rows, player]
+            for m in (0,) if single else np.unique(movers_module):
+                idx: Any = slice(None) if single else np.flatnonzero(movers_module == m)
+                module = self.module[self._module_ids[m]]
+                mask_t = torch.from_numpy(mask[idx])
+                batch = {Columns.OBS: {"observations": torch.from_numpy(obs[idx]), "action_mask": mask_t}}
+                forward = forwards.get(int(m))
+                if forward is None:
+                    training[self._module_ids[m]] = module.training
+                    module.eval()
+                    forward = forwards[int(m)] = self._forward(module, explore)
+                out = forward(batch)
+                if Columns.ACTIONS not in out:
+                    sampled = None
+                    if explore and self._samples_legal_only(module):
+                        sampled = sample_legal(out[Columns.ACTION_DIST_INPUTS], mask_t)
+                    if sampled is None:
+                        dist_cls = (module.get_exploration_action_dist_cls() if explore
+                                    else module.get_inference_action_dist_cls())
+                        dist = dist_cls.from_logits(out[Columns.ACTION_DIST_INPUTS])
+                        if not explore:
+                            dist = dist.to_deterministic()
+                        sampled = dist.sample(), None
+                        if Columns.ACTION_LOGP not in out:
+                            sampled = sampled[0], dist.logp(sampled[0])
+                    out[Columns.ACTIONS] = sampled[0]
+                    if sampled[1] is not None:
+                        out[Columns.ACTION_LOGP] = sampled[1]
+                for key, value in out.items():
+                    if key == Columns.ACTIONS:
+                        steps.action[k, idx] = value.numpy()
+                    elif key not in (Columns.STATE_OUT, Columns.EMBEDDINGS) and isinstance(value, torch.Tensor):
+                        v = value.numpy()
+                        steps.output(key, v.shape[1:], v.dtype)[k, idx] = v
+            obs_, r, term, trunc, info = venv.step(steps.action[k])
+            ended = term | trunc
+            if ended.any():
+                final = np.asarray(info["final_observation"], steps.obs.dtype).reshape(n, -1)
+                for i in map(int, np.flatnonzero(ended)):
+                    steps.final[(k, i)] = final[i].copy()
+            obs_, info = self.env._play_chance(obs_, info)
+            steps.reward[k] = r
+            steps.term[k] = term
+            steps.trunc[k] = trunc & ~term
+            steps.obs[k + 1] = np.asarray(obs_, steps.obs.dtype).reshape(n, -1)
+            steps.mask[k + 1] = info["legal_action_mask"]
+            steps.player[k + 1] = info["current_player"]
+            # The counters RLlib logs per env step: each agent that gets an
+            # observation (both at a game's end) and its module (the module
+            # map still the ended games').
+            nxt_player = steps.player[k + 1]
+            any_ended = bool(ended.any())
+            live = ~ended if any_ended else slice(None)
+            seen = np.bincount(nxt_player[live], minlength=2)
+            finished = int(ended.sum()) if any_ended else 0
+            agent_steps += seen + finished
+            if single:
+                module_steps[0] += int(seen.sum()) + 2 * finished
+            else:
+                if any_ended:
+                    module_steps.update(self._modmap[ended].ravel().tolist())
+                nxt = self._modmap[all_rows, nxt_player][live]
+                module_steps.update(dict(zip(*np.unique(nxt, return_counts=True))))
+            if any_ended:
+                episodes_done += finished
+                for i in map(int, np.flatnonzero(ended)):
+                    # The next game's shell: `_build_episodes` moves it into `self._carry`.
+                    steps.shells[(k, i)] = self._new_shell(i)
+                    self._map_modules(i, steps.shells[(k, i)])
+            k += 1
+        return k, episodes_done
 
     def _callback(self, which: str, episode: MultiAgentEpisode, env_index: int) -> None:
         kwargs: dict[str, Any] = dict(episode=episode, env_runner=self, metrics_logger=self.metrics,
