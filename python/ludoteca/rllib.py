@@ -107,6 +107,8 @@ __all__ = [
 AGENTS = ("player_0", "player_1")
 """The agent ids: ``AGENTS[p]`` plays player ``p``."""
 
+_AGENT_INDEX = {agent: p for p, agent in enumerate(AGENTS)}
+
 
 
 class MaskingTorchRLModule(ActionMaskingTorchRLModule):  # type: ignore[misc]
@@ -752,46 +754,46 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         make_callback(which, callbacks_objects=self._callbacks,
                       callbacks_functions=getattr(self.config, f"callbacks_{which}"), kwargs=kwargs)
 
-    def _lists(self, c: _Carry, steps: _Steps, t: "_Tables", i: int, start: int, k0: int, k1: int,
+    def _lists(self, c: _Carry, e: "_EnvSteps", t: "_Tables", start: int, k0: int, k1: int,
                terminal: bool) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
-        """Env ``i``'s steps ``start .. k1 - 1`` of the chunk that began at
+        """Env ``e.i``'s steps ``start .. k1 - 1`` of the chunk that began at
         row ``k0`` as the per-step dicts of row handles that RLlib's episode
         API takes (observations, actions, rewards, module outputs), after
         what the chunk carried over when ``start == k0``."""
-        n, player, action, reward = steps.n, steps.player, steps.action, steps.reward
+        n, i, player, action, reward = e.n, e.i, e.player, e.action, e.reward
         if start == k0 and c.obs:
             obs_l = [{a: t.add_obs(*row) for a, row in o.items()} for o in c.obs]
             act_l, rew_l = list(c.actions), list(c.rewards)
             out_l = [{a: t.add_outputs(e) for a, e in o.items()} for o in c.outputs]
         else:
-            obs_l = [{AGENTS[player[start, i]]: start * n + i}]
+            obs_l = [{AGENTS[player[start]]: start * n + i}]
             act_l, rew_l, out_l = [], [], []
         for k in range(start, k1):
-            p = int(player[k, i])
+            p = player[k]
             agent = AGENTS[p]
-            act_l.append({agent: action[k, i]})
-            out_l.append({agent: self._outputs(steps, t, k, i)})
+            act_l.append({agent: action[k]})
+            out_l.append({agent: self._outputs(e, t, k)})
             if terminal and k == k1 - 1:
-                last = t.add_obs(steps.final[(k, i)], t.zero_mask)
+                last = t.add_obs(e.final[(k, i)], t.zero_mask)
                 obs_l.append({AGENTS[0]: last, AGENTS[1]: last})
-                rew_l.append({AGENTS[0]: float(reward[k, i, 0]), AGENTS[1]: float(reward[k, i, 1])})
+                rew_l.append({AGENTS[0]: reward[k][0], AGENTS[1]: reward[k][1]})
             else:
-                obs_l.append({AGENTS[player[k + 1, i]]: (k + 1) * n + i})
-                rew_l.append({agent: float(reward[k, i, p])})
+                obs_l.append({AGENTS[player[k + 1]]: (k + 1) * n + i})
+                rew_l.append({agent: reward[k][p]})
         return obs_l, act_l, rew_l, out_l
 
-    def _outputs(self, steps: _Steps, t: "_Tables", k: int, i: int) -> dict[str, Any]:
-        """Step ``k``'s module outputs for env ``i``: scalars, vector rows by handle."""
-        out = {key: col[k, i] for key, col in t.scalar_outputs}
-        h = k * steps.n + i
+    def _outputs(self, e: "_EnvSteps", t: "_Tables", k: int) -> dict[str, Any]:
+        """Step ``k``'s module outputs for env ``e.i``: scalars, vector rows by handle."""
+        out = {key: column[k] for key, column in e.scalars}
+        h = k * e.n + e.i
         for key in t.out:
             out[key] = h
         out[WEIGHTS_SEQ_NO] = self._weights_seq_no
         return out
 
-    def _episode(self, c: _Carry, steps: _Steps, t: "_Tables", i: int, k0: int, k1: int,
+    def _episode(self, c: _Carry, e: "_EnvSteps", t: "_Tables", k0: int, k1: int,
                  terminal: bool) -> MultiAgentEpisode:
-        """Env ``i``'s chunk of steps ``k0 .. k1 - 1`` (the game's last step
+        """Env ``e.i``'s chunk of steps ``k0 .. k1 - 1`` (the game's last step
         if ``terminal``), built as RLlib's runner builds it: a game's first
         chunk from its reset observation, a later one as
         ``MultiAgentEpisode.cut`` starts it (RLlib's constructor over what
@@ -803,9 +805,9 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         other step goes through ``add_env_step`` itself (whose checks and
         set operations cost several times the direct writes)."""
         shell = c.shell
-        n, player, action, reward = steps.n, steps.player, steps.action, steps.reward
+        n, i, player, action, reward = e.n, e.i, e.player, e.action, e.reward
         if c.obs:
-            obs_l, act_l, rew_l, out_l = self._lists(c, steps, t, i, k0, k0, k0, False)
+            obs_l, act_l, rew_l, out_l = self._lists(c, e, t, k0, k0, k0, False)
             ep = MultiAgentEpisode(
                 id_=shell.id_, observations=obs_l, observation_space=shell.observation_space,
                 actions=act_l, action_space=shell.action_space, rewards=rew_l, extra_model_outputs=out_l,
@@ -818,21 +820,21 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                 id_=shell.id_, observation_space=shell.observation_space, action_space=shell.action_space,
                 agent_module_ids=dict(shell._agent_to_module_mapping),
                 agent_to_module_mapping_fn=shell.agent_to_module_mapping_fn)
-            ep.add_env_reset(observations={AGENTS[player[k0, i]]: k0 * n + i})
+            ep.add_env_reset(observations={AGENTS[player[k0]]: k0 * n + i})
         skip = ep.SKIP_ENV_TS_TAG
         # Agents whose action waits for their next observation: the row of
         # that action, or -1 for one that waits in `ep` (from before the run).
         waiting = dict.fromkeys(ep._hanging_actions_end, -1)
+        agent_episodes, env_t_to_agent_t = ep.agent_episodes, ep.env_t_to_agent_t
         for k in range(k0, k1):
-            p = int(player[k, i])
+            p = player[k]
             mover = AGENTS[p]
             last = terminal and k == k1 - 1
-            nxt = None if last else AGENTS[player[k + 1, i]]
-            sa = ep.agent_episodes.get(nxt) if nxt is not None else None
+            nxt = None if last else AGENTS[player[k + 1]]
+            sa = agent_episodes.get(nxt) if nxt is not None else None
             if sa is not None and not sa.is_done and mover not in waiting and (nxt == mover or nxt in waiting):
-                r = float(reward[k, i, p]) or 0.0
                 if nxt == mover:
-                    done_action, done_reward, done_outputs = action[k, i], r, self._outputs(steps, t, k, i)
+                    done_action, done_reward, done_outputs = action[k], reward[k][p] or 0.0, self._outputs(e, t, k)
                 else:
                     w = waiting.pop(nxt)
                     if w < 0:
@@ -840,12 +842,12 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                         done_outputs = ep._hanging_extra_model_outputs_end.pop(nxt, None)
                         done_reward = ep._hanging_rewards_end.pop(nxt, 0.0) + 0.0
                     else:
-                        done_action = action[w, i]
-                        done_outputs = self._outputs(steps, t, w, i)
-                        done_reward = (float(reward[w, i, AGENTS.index(nxt)]) or 0.0) + 0.0
+                        done_action = action[w]
+                        done_outputs = self._outputs(e, t, w)
+                        done_reward = (reward[w][_AGENT_INDEX[nxt]] or 0.0) + 0.0
                     waiting[mover] = k
                 ep.env_t += 1
-                for agent, mapping in ep.env_t_to_agent_t.items():
+                for agent, mapping in env_t_to_agent_t.items():
                     if agent != nxt:
                         mapping.data.append(skip)
                 handle = (k + 1) * n + i
@@ -863,16 +865,16 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                             emo[key] = InfiniteLookbackBuffer([value])
                 sa._last_added_observation = handle
                 sa._last_added_infos = {}
-                ep.env_t_to_agent_t[nxt].data.append(len(sa) + ep.agent_t_started[nxt])
+                env_t_to_agent_t[nxt].data.append(sa.t - sa.t_started + ep.agent_t_started[nxt])  # len(sa) + start
                 continue
-            self._hand_over(ep, steps, t, i, waiting)
-            obs_l, act_l, rew_l, out_l = self._lists(c, steps, t, i, k, k0, k + 1, last)
+            self._hand_over(ep, e, t, waiting)
+            obs_l, act_l, rew_l, out_l = self._lists(c, e, t, k, k0, k + 1, last)
             ep.add_env_step(observations=obs_l[-1], actions=act_l[-1], rewards=rew_l[-1], infos={},
-                            terminateds={"__all__": last and bool(steps.term[k, i])},
-                            truncateds={"__all__": last and bool(steps.trunc[k, i])},
+                            terminateds={"__all__": last and e.term[k]},
+                            truncateds={"__all__": last and e.trunc[k]},
                             extra_model_outputs=out_l[-1])
             waiting = dict.fromkeys(ep._hanging_actions_end, -1)
-        self._hand_over(ep, steps, t, i, waiting)
+        self._hand_over(ep, e, t, waiting)
         for agent in ep.agent_episodes:
             # RLlib's constructor (and `cut`, on the chunk it cuts) reads every agent's start from a defaultdict.
             ep.agent_t_started.setdefault(agent, 0)
@@ -880,14 +882,14 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         ep._start_time, ep._last_step_time = shell._start_time, time.perf_counter()
         return ep
 
-    def _hand_over(self, ep: MultiAgentEpisode, steps: _Steps, t: "_Tables", i: int, waiting: dict[str, int]) -> None:
+    def _hand_over(self, ep: MultiAgentEpisode, e: "_EnvSteps", t: "_Tables", waiting: dict[str, int]) -> None:
         """Puts the actions still waiting since a row of this call into
         ``ep``'s own waiting-action state, as ``add_env_step`` keeps it."""
         for agent, w in waiting.items():
             if w >= 0:
-                ep._hanging_actions_end[agent] = steps.action[w, i]
-                ep._hanging_rewards_end[agent] = float(steps.reward[w, i, AGENTS.index(agent)]) or 0.0
-                ep._hanging_extra_model_outputs_end[agent] = self._outputs(steps, t, w, i)
+                ep._hanging_actions_end[agent] = e.action[w]
+                ep._hanging_rewards_end[agent] = e.reward[w][_AGENT_INDEX[agent]] or 0.0
+                ep._hanging_extra_model_outputs_end[agent] = self._outputs(e, t, w)
         waiting.clear()
 
     def _finish(self, ep: MultiAgentEpisode, c: _Carry, env_index: int, t: "_Tables", done: bool) -> None:
@@ -946,19 +948,20 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         ongoing: list[MultiAgentEpisode] = []
         for i in range(n):
             c = self._carry[i]
+            e = _EnvSteps(steps, t, i)
             k0 = 0
             for k in map(int, np.flatnonzero(ended[:, i])):
-                ep = self._episode(c, steps, t, i, k0, k + 1, True)
+                ep = self._episode(c, e, t, k0, k + 1, True)
                 self._finish(ep, c, i, t, done=True)
                 done.append(ep)
                 c, k0 = _Carry(steps.shells[(k, i)]), k + 1
             if rows > k0 and keep_ongoing:
-                ep = self._episode(c, steps, t, i, k0, rows, False)
+                ep = self._episode(c, e, t, k0, rows, False)
                 # The successor needs the chunk's last steps back to each waiting agent's last observation.
                 start = max(k0, rows - window)
-                lists = self._lists(c, steps, t, i, start, k0, rows, False)
+                lists = self._lists(c, e, t, start, k0, rows, False)
                 if start > k0 and any(all(a not in o for o in lists[0]) for a in ep._hanging_actions_end):
-                    lists = self._lists(c, steps, t, i, k0, k0, rows, False)
+                    lists = self._lists(c, e, t, k0, k0, rows, False)
                 c_next = self._successor(c, ep, t, *lists)
                 self._finish(ep, c, i, t, done=False)
                 c = c_next
@@ -972,6 +975,26 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             self._prune_zero_len_sa_episodes(ep)
         self._done_episodes_for_metrics.extend(done)
         return done, ongoing
+
+
+class _EnvSteps:
+    """One env's column of a ``sample`` call's step arrays as Python lists:
+    the chunk building reads each step's fields several times, and a list
+    item costs a fraction of a numpy scalar read. Actions and scalar module
+    outputs stay numpy scalars (what RLlib's episodes hold), rewards and
+    flags become Python floats and bools (what ``float()``/``bool()`` gave)."""
+
+    __slots__ = ("i", "n", "player", "action", "reward", "term", "trunc", "scalars", "final")
+
+    def __init__(self, steps: _Steps, t: "_Tables", i: int) -> None:
+        rows = steps.rows
+        self.i, self.n, self.final = i, steps.n, steps.final
+        self.player: list[int] = steps.player[:rows + 1, i].tolist()
+        self.action: list[Any] = list(steps.action[:rows, i])
+        self.reward: list[list[float]] = steps.reward[:rows, i].tolist()
+        self.term: list[bool] = steps.term[:rows, i].tolist()
+        self.trunc: list[bool] = steps.trunc[:rows, i].tolist()
+        self.scalars = [(key, list(col[:rows, i])) for key, col in t.scalar_outputs]
 
 
 class _Tables:
