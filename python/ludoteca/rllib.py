@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import gc
 import math
+import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -540,6 +541,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             raise OptionError("LudotecaLeanEnvRunner runs no connector pipeline; custom env-to-module or"
                               " module-to-env connectors need LudotecaEnvRunner")
         self._carry: list[_Carry] = []
+        self._pool = _BlockPool()
         if self.worker_index and self.freeze_gc:
             # A remote runner is its own long-lived Ray actor process. The
             # 300,000-odd objects alive now (torch, Ray, the module) live as long
@@ -941,7 +943,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         over row handles (ints); then each agent's handles become its rows
         with one numpy gather per column."""
         n, rows = steps.n, steps.rows
-        t = _Tables(steps)
+        t = _Tables(steps, self._pool)
         ended = steps.term[:rows] | steps.trunc[:rows]
         window = self.config.episode_lookback_horizon + 4
         done: list[MultiAgentEpisode] = []
@@ -997,6 +999,54 @@ class _EnvSteps:
         self.scalars = [(key, list(col[:rows, i])) for key, col in t.scalar_outputs]
 
 
+class _BlockPool:
+    """The arrays the episodes' observations, masks and vector module
+    outputs are gathered into: blocks of ``rows`` rows (about 2 MiB), each
+    reused once nothing holds a view of it any more (its reference count
+    says so: every episode array is a view of its block, and a view keeps its
+    base alive). Fresh arrays for every call cost a page fault per 4 KiB
+    written (tens of MB per call, more than the copying itself), and arrays
+    from 4 MiB on get numpy's huge-page advice, whose compaction cost 100 ms
+    per call on the loaded development machine."""
+
+    rows_bytes = 2 << 20
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.blocks: dict[tuple[Any, ...], list[npt.NDArray[Any]]] = {}
+        self.used: Counter[tuple[Any, ...]] = Counter()
+
+    def size(self, row_bytes: int) -> None:
+        """Sets the block height for rows of ``row_bytes`` (all columns of one step)."""
+        rows = max(1, self.rows_bytes // max(1, row_bytes))
+        if rows != self.rows:
+            self.rows, self.blocks = rows, {}
+
+    def block(self, shape: tuple[int, ...], dtype: Any, rows: int) -> npt.NDArray[Any]:
+        """The first ``rows`` rows of a free block (or of a fresh one, a
+        fresh array of its own above the block height)."""
+        if rows > self.rows:
+            return np.empty((rows, *shape), dtype)
+        key = (shape, np.dtype(dtype).str)
+        blocks = self.blocks.setdefault(key, [])
+        self.used[key] += 1
+        for j in range(len(blocks)):
+            if sys.getrefcount(blocks[j]) == 2:  # the pool's list and getrefcount's argument
+                return blocks[j][:rows]
+        block = np.empty((self.rows, *shape), dtype)
+        blocks.append(block)
+        return block[:rows]
+
+    def trim(self) -> None:
+        """Keeps at most as many free blocks of each shape as the call just
+        used (the next call needs about as many)."""
+        for key, blocks in self.blocks.items():
+            free = [j for j in range(len(blocks)) if sys.getrefcount(blocks[j]) == 2]
+            for j in reversed(free[self.used[key]:]):
+                del blocks[j]
+        self.used.clear()
+
+
 class _Tables:
     """The rows one ``_build_episodes`` call hands out by handle: row
     ``k * n + i`` of the step arrays (observations and masks up to the
@@ -1004,8 +1054,10 @@ class _Tables:
     up to ``K - 1``), then rows added for final observations and for what
     episodes carried over from the previous call."""
 
-    def __init__(self, steps: _Steps) -> None:
+    def __init__(self, steps: _Steps, pool: "_BlockPool") -> None:
         rows = steps.rows
+        self.pool = pool
+        pool.size(steps.obs.itemsize * steps.obs_size + steps.mask.itemsize * steps.num_actions)
         self.obs = steps.obs[:rows + 1].reshape(-1, steps.obs_size)
         self.mask = steps.mask[:rows + 1].reshape(-1, steps.num_actions)
         self.out = {key: col[:rows].reshape(rows * steps.n, *col.shape[2:])
@@ -1029,27 +1081,28 @@ class _Tables:
         small array page-faults), then views of it; and finalizes the
         scalar columns as ``SingleAgentEpisode.to_numpy`` does (or leaves
         lists of rows, without ``episodes_to_numpy``)."""
-        # Groups of at most about 2 MiB per column: numpy asks for huge pages
-        # for arrays from 4 MiB on, and the kernel's compaction for them cost
-        # 100 ms per call on the loaded development machine.
+        # Groups of at most `pool.rows` rows (about 2 MiB per column), each
+        # gathered into blocks of the pool.
         group: list[Any] = []
         size = 0
-        row_bytes = 4 * (self.obs.shape[1] + self.mask.shape[1])
         for sa in self.agent_episodes:
-            group.append(sa)
-            size += row_bytes * len(sa.observations.data)
-            if size >= 2 << 20:
+            rows = len(sa.observations.data)
+            if group and size + rows > self.pool.rows:
                 self._fill(group, numpy)
                 group, size = [], 0
+            group.append(sa)
+            size += rows
         self._fill(group, numpy)
+        self.pool.trim()
 
     def _fill(self, episodes: list[Any], numpy: bool) -> None:
         if not episodes:
             return
         obs_handles = [np.fromiter(sa.observations.data, np.int64, len(sa.observations.data)) for sa in episodes]
         bounds = np.cumsum([0] + [len(h) for h in obs_handles])
-        obs = self.gather(self.obs, self.extra_obs, np.concatenate(obs_handles))
-        mask = self.gather(self.mask, self.extra_mask, np.concatenate(obs_handles))
+        handles = np.concatenate(obs_handles)
+        obs = self.gather(self.obs, self.extra_obs, handles)
+        mask = self.gather(self.mask, self.extra_mask, handles)
         for j, sa in enumerate(episodes):
             a, b = bounds[j], bounds[j + 1]
             if numpy:
@@ -1061,10 +1114,10 @@ class _Tables:
             having = [sa for sa in episodes if key in sa.extra_model_outputs]  # an agent with no action yet has none
             if not having:
                 continue
-            handles = [np.fromiter(sa.extra_model_outputs[key].data, np.int64, len(sa.extra_model_outputs[key].data))
-                       for sa in having]
-            bounds = np.cumsum([0] + [len(h) for h in handles])
-            rows = self.gather(table, self.extra_out[key], np.concatenate(handles))
+            out_handles = [np.fromiter(sa.extra_model_outputs[key].data, np.int64, len(sa.extra_model_outputs[key].data))
+                           for sa in having]
+            bounds = np.cumsum([0] + [len(h) for h in out_handles])
+            rows = self.gather(table, self.extra_out[key], np.concatenate(out_handles))
             for j, sa in enumerate(having):
                 buf = sa.extra_model_outputs[key]
                 buf.data = rows[bounds[j]:bounds[j + 1]]
@@ -1104,10 +1157,12 @@ class _Tables:
             out[key] = table[h].copy() if h < len(table) else self.extra_out[key][h - len(table)]
         return out
 
-    @staticmethod
-    def gather(table: npt.NDArray[Any], extra: list[npt.NDArray[Any]], handles: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
-        """Rows ``handles`` of ``table`` followed by ``extra``."""
-        out = table.take(np.minimum(handles, len(table) - 1), axis=0)
+    def gather(self, table: npt.NDArray[Any], extra: list[npt.NDArray[Any]], handles: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
+        """Rows ``handles`` of ``table`` followed by ``extra``, in (the
+        first rows of) a block of the pool."""
+        out = self.pool.block(table.shape[1:], table.dtype, len(handles))
+        # mode="clip": the handles are in range, and "raise" buffers `out`.
+        np.take(table, np.minimum(handles, len(table) - 1), axis=0, out=out, mode="clip")
         outside = np.flatnonzero(handles >= len(table))
         if len(outside):
             out[outside] = np.stack([extra[j] for j in handles[outside] - len(table)])
