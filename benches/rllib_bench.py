@@ -7,7 +7,9 @@ checkers through Shimmy's OpenSpiel-to-PettingZoo wrapper and RLlib's
     python benches/rllib_bench.py --quick         # a smoke run (small, noisy)
 
 Rows (all American checkers, PPO's action-masking module from
-``ludoteca.rllib``, exploration on, ``--hidden`` MLP, one torch thread):
+``ludoteca.rllib``, exploration on, ``--hidden`` MLP, one torch thread; every
+row's env runners build the module inference-only, as RLlib asks for: no
+critic tower while sampling):
 
 * ``ludoteca lean``: ``ludoteca.rllib.LudotecaLeanEnvRunner``: one Rust call
   steps all the runner's games, one forward pass per module and step, the
@@ -60,6 +62,7 @@ import numpy as np
 
 import ludoteca
 import ludoteca.rllib
+from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
 
 def _openspiel_env_class() -> Any:
@@ -119,6 +122,18 @@ class _LeanRunnerGcAsIs(ludoteca.rllib.LudotecaLeanEnvRunner):  # type: ignore[m
     freeze_gc = False
 
 
+# The other rows' runners build their modules inference-only too, as the
+# lean runner does (RLlib asks for that, but a user's MultiRLModuleSpec keeps
+# the flag off: the module then runs its critic tower at every step), so that
+# every row's module does the same work per step.
+class _InferenceOnlyRunner(MultiAgentEnvRunner):  # type: ignore[misc]
+    make_module = ludoteca.rllib.LudotecaLeanEnvRunner.make_module
+
+
+class _InferenceOnlyVecRunner(ludoteca.rllib.LudotecaEnvRunner):  # type: ignore[misc]
+    make_module = ludoteca.rllib.LudotecaLeanEnvRunner.make_module
+
+
 def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...], rllib_masking: bool = False) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -153,6 +168,8 @@ def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...], rllib_m
             spec = ludoteca.rllib.module_spec("checkers", hidden, obs_format)
             spec.module_class = module_class
             config = config.rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": spec}))
+    if not kind.startswith("lean"):
+        config = config.env_runners(env_runner_cls=_InferenceOnlyVecRunner if kind == "vec" else _InferenceOnlyRunner)
     return config.env_runners(rollout_fragment_length="auto").debugging(seed=0)
 
 

@@ -5,7 +5,9 @@ actors), for the rows of ``benches/rllib_bench.py``:
     python benches/rllib_runner_profile.py                # 32 envs (lean: 128), 4,096 env steps per row
     python benches/rllib_runner_profile.py --quick        # a smoke run
 
-Rows, all American checkers, the same action-masking PPO module and MLP:
+Rows, all American checkers, the same action-masking PPO module and MLP
+(every runner builds it inference-only, as RLlib asks for: no critic tower
+while sampling):
 
 * ``LudotecaLeanEnvRunner.sample`` (``--lean-envs`` games): one Rust call
   steps all games, one forward pass of the module per step over all of them,
@@ -112,10 +114,9 @@ def _per_step_metrics_runner(envs: int) -> Any:
     what logging the counters once per ``sample`` saves."""
     from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
-    import ludoteca.rllib
-    from rllib_bench import _config  # type: ignore[import-not-found]
+    from rllib_bench import _config, _InferenceOnlyVecRunner  # type: ignore[import-not-found]
 
-    class PerStep(ludoteca.rllib.LudotecaEnvRunner):  # type: ignore[misc]
+    class PerStep(_InferenceOnlyVecRunner):  # type: ignore[misc]
         sample = MultiAgentEnvRunner.sample
         _increase_sampled_metrics = MultiAgentEnvRunner._increase_sampled_metrics
 

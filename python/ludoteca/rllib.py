@@ -551,6 +551,24 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             # frozen (benches/rllib_bench.py). Frozen, collections skip them.
             gc.freeze()
 
+    def make_module(self) -> None:
+        """Builds the runner's modules inference-only, as every RLlib env
+        runner asks for (``get_multi_rl_module_spec(inference_only=True)``),
+        which keeps the flag off the module specs that a user's
+        ``MultiRLModuleSpec`` names (:func:`ppo_config` gives one): PPO's
+        module then ran its critic tower at every step for nothing (the
+        learner computes the values). Same actions and logits; the learner's
+        weights load into it as into any inference-only module."""
+        env = self.env.unwrapped if self.env is not None else None
+        try:
+            spec = self.config.get_multi_rl_module_spec(env=env, spaces=self.get_spaces(), inference_only=True)
+        except NotImplementedError:
+            self.module = None
+            return
+        for module_spec in spec.rl_module_specs.values():
+            module_spec.inference_only = True
+        self.module = spec.build()
+
     def _new_shell(self, env_index: int) -> MultiAgentEpisode:
         shells: list[Any] = [None] * self.num_envs
         self._new_episode(env_index, shells)
