@@ -40,7 +40,11 @@ Each env runner samples ``--steps`` env steps per round (after a warm-up
 round), all runners at once, then (untimed) gives its metrics, as PPO's
 training step asks every runner after sampling (which frees the finished
 episodes a runner keeps for them); "per runner" is steps over the runner's own
-sampling time, "total" is all runners' steps over the wall time of the round.
+sampling time, "total" is all runners' steps over the wall time of the round
+(its ratio is the issue's measure), "per CPU second" is steps over the
+runner process's CPU time while sampling (``time.process_time``): on a
+shared machine the wall clock swings with the other jobs, CPU time much
+less.
 The rows' rounds are interleaved (round r of every row, then round r + 1),
 so a change in the machine's load hits every row alike. Rows other than
 the lean one run ``--envs-per-runner`` games per runner (default 32; the
@@ -183,11 +187,12 @@ def _measure(kinds: dict[str, int], runners: int, steps: int, rounds: int, hidde
         import torch
 
         torch.set_num_threads(1)
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         episodes = runner.sample(num_timesteps=steps)
-        return sum(e.env_steps() for e in episodes), time.perf_counter() - t
+        return sum(e.env_steps() for e in episodes), time.perf_counter() - t, time.process_time() - cpu
 
     per_runner: dict[str, list[float]] = {kind: [] for kind in kinds}
+    per_cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     totals: dict[str, list[float]] = {kind: [] for kind in kinds}
     for algo in algos.values():
         algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)  # warm-up
@@ -197,15 +202,17 @@ def _measure(kinds: dict[str, int], runners: int, steps: int, rounds: int, hidde
             t = time.perf_counter()
             out = algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)
             wall = time.perf_counter() - t
-            per_runner[kind] += [n / s for n, s in out]
-            totals[kind].append(sum(n for n, _ in out) / wall)
+            per_runner[kind] += [n / s for n, s, _ in out]
+            per_cpu[kind] += [n / c for n, _, c in out]
+            totals[kind].append(sum(n for n, _, _ in out) / wall)
             # What PPO's training step asks each runner for after sampling
             # (it frees the finished episodes the runner keeps for its
             # metrics); outside the timed round, as the same for every row.
             algo.env_runner_group.foreach_env_runner(lambda runner: runner.get_metrics(), local_env_runner=False)
     for algo in algos.values():
         algo.stop()
-    return {kind: {"per_runner": float(np.median(per_runner[kind])), "total": float(np.median(totals[kind]))}
+    return {kind: {"per_runner": float(np.median(per_runner[kind])), "total": float(np.median(totals[kind])),
+                   "per_cpu": float(np.median(per_cpu[kind]))}
             for kind in kinds}
 
 
@@ -290,12 +297,17 @@ def main() -> None:
           f" {args.steps} env steps per runner per round, median of {args.rounds} interleaved rounds; MLP"
           f" {list(hidden)}, {module}")
     anchor = results.get("openspiel")
-    print("| env | envs per runner | env steps/s per runner | env steps/s total | vs OpenSpiel |")
-    print("|---|---:|---:|---:|---:|")
+    print("| env | envs per runner | env steps/s per runner | env steps/s total | vs OpenSpiel |"
+          " env steps per CPU second per runner | vs OpenSpiel (CPU) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, kind in rows:
         r = results[kind]
         ratio = f"{r['total'] / anchor['total']:.1f}x" if anchor else "-"
-        print(f"| {name} | {envs[kind]} | {r['per_runner']:,.0f} | {r['total']:,.0f} | {ratio} |")
+        cpu_ratio = f"{r['per_cpu'] / anchor['per_cpu']:.1f}x" if anchor else "-"
+        print(f"| {name} | {envs[kind]} | {r['per_runner']:,.0f} | {r['total']:,.0f} | {ratio} | {r['per_cpu']:,.0f}"
+              f" | {cpu_ratio} |")
+    if not env_only:
+        return
     print(f"\nThe env alone through RLlib's env interface ({args.envs_per_runner} envs, one process, random legal"
           " actions picked in Python per env, no runner, no network):")
     print("| env | env steps/s | vs OpenSpiel |")
