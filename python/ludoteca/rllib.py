@@ -562,8 +562,8 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         env = self.env.unwrapped if self.env is not None else None
         try:
             spec = self.config.get_multi_rl_module_spec(env=env, spaces=self.get_spaces(), inference_only=True)
-        except NotImplementedError:
-            self.module = None
+        except NotImplementedError:  # no module: RLlib's runner samples random actions only then
+            setattr(self, "module", None)
             return
         for module_spec in spec.rl_module_specs.values():
             module_spec.inference_only = True
@@ -694,17 +694,19 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                 steps.grow()
             obs, mask, player = steps.obs[k], steps.mask[k], steps.player[k]
             single = len(self._module_ids) == 1  # a game that started in this call may map to a new module
-            movers_module = None if single else self._modmap[all_rows, player]
-            for m in (0,) if single else np.unique(movers_module):
-                idx: Any = slice(None) if single else np.flatnonzero(movers_module == m)
+            groups: list[tuple[int, Any]] = [(0, slice(None))]
+            if not single:
+                movers_module = self._modmap[all_rows, player]
+                groups = [(int(m), np.flatnonzero(movers_module == m)) for m in np.unique(movers_module)]
+            for m, idx in groups:
                 module = self.module[self._module_ids[m]]
                 mask_t = torch.from_numpy(mask[idx])
                 batch = {Columns.OBS: {"observations": torch.from_numpy(obs[idx]), "action_mask": mask_t}}
-                forward = forwards.get(int(m))
+                forward = forwards.get(m)
                 if forward is None:
                     training[self._module_ids[m]] = module.training
                     module.eval()
-                    forward = forwards[int(m)] = self._forward(module, explore)
+                    forward = forwards[m] = self._forward(module, explore)
                 out = forward(batch)
                 if Columns.ACTIONS not in out:
                     sampled = None
@@ -864,7 +866,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                     else:
                         done_action = action[w]
                         done_outputs = self._outputs(e, t, w)
-                        done_reward = (reward[w][_AGENT_INDEX[nxt]] or 0.0) + 0.0
+                        done_reward = (reward[w][player[k + 1]] or 0.0) + 0.0  # nxt's reward
                     waiting[mover] = k
                 ep.env_t += 1
                 for agent, mapping in env_t_to_agent_t.items():
@@ -966,9 +968,8 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         window = self.config.episode_lookback_horizon + 4
         done: list[MultiAgentEpisode] = []
         ongoing: list[MultiAgentEpisode] = []
-        for i in range(n):
+        for i, e in enumerate(_EnvSteps.every_env(steps, t)):
             c = self._carry[i]
-            e = _EnvSteps(steps, t, i)
             k0 = 0
             for k in map(int, np.flatnonzero(ended[:, i])):
                 ep = self._episode(c, e, t, k0, k + 1, True)
@@ -1006,15 +1007,24 @@ class _EnvSteps:
 
     __slots__ = ("i", "n", "player", "action", "reward", "term", "trunc", "scalars", "final")
 
-    def __init__(self, steps: _Steps, t: "_Tables", i: int) -> None:
+    def __init__(self, i: int, n: int, final: dict[tuple[int, int], npt.NDArray[Any]], player: list[int],
+                 action: list[Any], reward: list[list[float]], term: list[bool], trunc: list[bool],
+                 scalars: list[tuple[str, list[Any]]]) -> None:
+        self.i, self.n, self.final = i, n, final
+        self.player, self.action, self.reward, self.term, self.trunc = player, action, reward, term, trunc
+        self.scalars = scalars
+
+    @staticmethod
+    def every_env(steps: _Steps, t: "_Tables") -> list["_EnvSteps"]:
+        """Every env's columns (one transposed ``tolist`` per array for all envs)."""
         rows = steps.rows
-        self.i, self.n, self.final = i, steps.n, steps.final
-        self.player: list[int] = steps.player[:rows + 1, i].tolist()
-        self.action: list[Any] = list(steps.action[:rows, i])
-        self.reward: list[list[float]] = steps.reward[:rows, i].tolist()
-        self.term: list[bool] = steps.term[:rows, i].tolist()
-        self.trunc: list[bool] = steps.trunc[:rows, i].tolist()
-        self.scalars = [(key, list(col[:rows, i])) for key, col in t.scalar_outputs]
+        player = steps.player[:rows + 1].T.tolist()
+        action = steps.action[:rows].T
+        reward = steps.reward[:rows].transpose(1, 0, 2).tolist()
+        term, trunc = steps.term[:rows].T.tolist(), steps.trunc[:rows].T.tolist()
+        scalars = [(key, col[:rows].T) for key, col in t.scalar_outputs]
+        return [_EnvSteps(i, steps.n, steps.final, player[i], list(action[i]), reward[i], term[i], trunc[i],
+                          [(key, list(col[i])) for key, col in scalars]) for i in range(steps.n)]
 
 
 class _BlockPool:
