@@ -531,6 +531,11 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
 
     * an env whose game ended starts its next game in the same batch step
       (RLlib's vector envs spend one step on the reset observation);
+    * its modules are built inference-only even from the specs of a
+      user's ``MultiRLModuleSpec`` (RLlib's runners ask for inference-only
+      modules but leave those specs as they are), so PPO's critic tower
+      does not run while sampling; each module is in eval mode during
+      ``sample``;
     * custom env-to-module or module-to-env connectors are refused (there is
       no pipeline to run them in), and so are ``on_episode_step`` callbacks
       and ``random_actions=True``; ``on_episode_created`` runs when a game
