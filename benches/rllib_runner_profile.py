@@ -2,7 +2,7 @@
 actors), for the rows of ``benches/rllib_bench.py``:
 
     pip install 'ludoteca[rllib-bench]'
-    python benches/rllib_runner_profile.py                # 32 envs (lean: 128), 4,096 env steps per row
+    python benches/rllib_runner_profile.py                # 128 envs per runner, 4,096 env steps per row
     python benches/rllib_runner_profile.py --quick        # a smoke run
 
 Rows, all American checkers, the same action-masking PPO module and MLP
@@ -187,7 +187,7 @@ def _profile(runner: Any, steps: int) -> tuple[float, list[tuple[str, float]]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--envs", type=int, default=32)
+    ap.add_argument("--envs", type=int, default=128, help="games per runner, rows other than the lean ones (OpenSpiel's best: 128)")
     ap.add_argument("--lean-envs", type=int, default=128)
     ap.add_argument("--steps", type=int, default=4096)
     ap.add_argument("--repeats", type=int, default=3)
