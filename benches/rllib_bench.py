@@ -7,14 +7,22 @@ checkers through Shimmy's OpenSpiel-to-PettingZoo wrapper and RLlib's
     python benches/rllib_bench.py --quick         # a smoke run (small, noisy)
 
 Rows (all American checkers, PPO's action-masking module from
-``ludoteca.rllib``, exploration on, ``--hidden`` MLP, one torch thread):
+``ludoteca.rllib``, exploration on, ``--hidden`` MLP, one torch thread; every
+row's env runners build the module inference-only, as RLlib asks for: no
+critic tower while sampling):
 
 * ``ludoteca lean``: ``ludoteca.rllib.LudotecaLeanEnvRunner``: one Rust call
   steps all the runner's games, one forward pass per module and step, the
   episodes built in bulk at the end of ``sample`` (``--lean-envs-per-runner``
   games per runner, default 128: its best on the development machine).
-* ``the same, garbage collector not frozen``: the lean runner without the
-  ``gc.freeze()`` a remote one does once built (``freeze_gc = False``).
+* ``the same, compact observations``: the lean runner with
+  ``obs_format="compact"``: the 7 of the 26 observation planes that checkers
+  can change (the other 19 are always zero in it): the same information in
+  448 floats instead of 1,664 (OpenSpiel's observation: 320), so a smaller
+  first layer and fewer bytes per step.
+* ``the same, garbage collector not frozen``: the lean runner (full
+  observations) without the ``gc.freeze()`` a remote one does once built
+  (``freeze_gc = False``).
 * ``ludoteca VecEnv``: ``ludoteca.rllib.LudotecaEnvRunner``: each env runner
   steps its games with one Rust call per step.
 * ``ludoteca, RLlib sync vector``: RLlib's own ``MultiAgentEnvRunner`` over
@@ -29,8 +37,14 @@ A second table times the envs alone through RLlib's env interface (the
 network), in the driver process, to separate the env's cost from RLlib's.
 
 Each env runner samples ``--steps`` env steps per round (after a warm-up
-round), all runners at once; "per runner" is steps over the runner's own
-sampling time, "total" is all runners' steps over the wall time of the round.
+round), all runners at once, then (untimed) gives its metrics, as PPO's
+training step asks every runner after sampling (which frees the finished
+episodes a runner keeps for them); "per runner" is steps over the runner's own
+sampling time, "total" is all runners' steps over the wall time of the round
+(its ratio is the issue's measure), "per CPU second" is steps over the
+runner process's CPU time while sampling (``time.process_time``): on a
+shared machine the wall clock swings with the other jobs, CPU time much
+less.
 The rows' rounds are interleaved (round r of every row, then round r + 1),
 so a change in the machine's load hits every row alike. Rows other than
 the lean one run ``--envs-per-runner`` games per runner (default 32; the
@@ -52,6 +66,7 @@ import numpy as np
 
 import ludoteca
 import ludoteca.rllib
+from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
 
 def _openspiel_env_class() -> Any:
@@ -111,6 +126,18 @@ class _LeanRunnerGcAsIs(ludoteca.rllib.LudotecaLeanEnvRunner):  # type: ignore[m
     freeze_gc = False
 
 
+# The other rows' runners build their modules inference-only too, as the
+# lean runner does (RLlib asks for that, but a user's MultiRLModuleSpec keeps
+# the flag off: the module then runs its critic tower at every step), so that
+# every row's module does the same work per step.
+class _InferenceOnlyRunner(MultiAgentEnvRunner):  # type: ignore[misc]
+    make_module = ludoteca.rllib.LudotecaLeanEnvRunner.make_module
+
+
+class _InferenceOnlyVecRunner(ludoteca.rllib.LudotecaEnvRunner):  # type: ignore[misc]
+    make_module = ludoteca.rllib.LudotecaLeanEnvRunner.make_module
+
+
 def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...], rllib_masking: bool = False) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -129,14 +156,24 @@ def _config(kind: str, runners: int, envs: int, hidden: tuple[int, ...], rllib_m
                   .environment(env_cls, env_config={}, disable_env_checking=True)
                   .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": spec})))
     else:
+        # The compact observation: the 7 of the full format's 26 planes that
+        # checkers can change (the other 19 are always zero in it), the same
+        # information in 448 floats instead of 1,664 (OpenSpiel's: 320).
+        obs_format = "compact" if kind == "lean-compact" else "full"
         config = ludoteca.rllib.ppo_config("checkers", runners, envs, hidden=hidden, vectorized=(kind == "vec"),
-                                           lean=kind.startswith("lean"))
+                                           lean=kind.startswith("lean"),
+                                           env_config={"obs_format": obs_format} if obs_format != "full" else None)
         if kind == "lean-gc":
             config = config.env_runners(env_runner_cls=_LeanRunnerGcAsIs)
+        if obs_format != "full":
+            config = config.rl_module(rl_module_spec=ludoteca.rllib.multi_module_spec("checkers", ["main"], hidden,
+                                                                                      obs_format))
         if rllib_masking:
-            spec = ludoteca.rllib.module_spec("checkers", hidden)
+            spec = ludoteca.rllib.module_spec("checkers", hidden, obs_format)
             spec.module_class = module_class
             config = config.rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": spec}))
+    if not kind.startswith("lean"):
+        config = config.env_runners(env_runner_cls=_InferenceOnlyVecRunner if kind == "vec" else _InferenceOnlyRunner)
     return config.env_runners(rollout_fragment_length="auto").debugging(seed=0)
 
 
@@ -150,24 +187,32 @@ def _measure(kinds: dict[str, int], runners: int, steps: int, rounds: int, hidde
         import torch
 
         torch.set_num_threads(1)
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         episodes = runner.sample(num_timesteps=steps)
-        return sum(e.env_steps() for e in episodes), time.perf_counter() - t
+        return sum(e.env_steps() for e in episodes), time.perf_counter() - t, time.process_time() - cpu
 
     per_runner: dict[str, list[float]] = {kind: [] for kind in kinds}
+    per_cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     totals: dict[str, list[float]] = {kind: [] for kind in kinds}
     for algo in algos.values():
         algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)  # warm-up
+        algo.env_runner_group.foreach_env_runner(lambda runner: runner.get_metrics(), local_env_runner=False)
     for _ in range(rounds):
         for kind, algo in algos.items():
             t = time.perf_counter()
             out = algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)
             wall = time.perf_counter() - t
-            per_runner[kind] += [n / s for n, s in out]
-            totals[kind].append(sum(n for n, _ in out) / wall)
+            per_runner[kind] += [n / s for n, s, _ in out]
+            per_cpu[kind] += [n / c for n, _, c in out]
+            totals[kind].append(sum(n for n, _, _ in out) / wall)
+            # What PPO's training step asks each runner for after sampling
+            # (it frees the finished episodes the runner keeps for its
+            # metrics); outside the timed round, as the same for every row.
+            algo.env_runner_group.foreach_env_runner(lambda runner: runner.get_metrics(), local_env_runner=False)
     for algo in algos.values():
         algo.stop()
-    return {kind: {"per_runner": float(np.median(per_runner[kind])), "total": float(np.median(totals[kind]))}
+    return {kind: {"per_runner": float(np.median(per_runner[kind])), "total": float(np.median(totals[kind])),
+                   "per_cpu": float(np.median(per_cpu[kind]))}
             for kind in kinds}
 
 
@@ -216,6 +261,8 @@ def main() -> None:
     ap.add_argument("--hidden", type=int, nargs="+", default=[64, 64])
     ap.add_argument("--quick", action="store_true", help="tiny smoke run")
     ap.add_argument("--skip-openspiel", action="store_true")
+    ap.add_argument("--rows", nargs="+", help="only these rows (and OpenSpiel's): lean, lean-compact, lean-gc, vec, sync")
+    ap.add_argument("--skip-env-only", action="store_true", help="leave out the envs-alone table")
     ap.add_argument("--rllib-masking", action="store_true", help="RLlib's ActionMaskingTorchRLModule in every row")
     args = ap.parse_args()
     if args.quick:
@@ -225,16 +272,22 @@ def main() -> None:
 
     hidden = tuple(args.hidden)
     rows = [("ludoteca lean (LudotecaLeanEnvRunner)", "lean"),
-            ("the same, garbage collector not frozen", "lean-gc"), ("ludoteca VecEnv (LudotecaEnvRunner)", "vec"),
-            ("ludoteca, RLlib sync vector", "sync")]
+            ("the same, compact observations (obs_format='compact')", "lean-compact"),
+            ("the same (full observations), garbage collector not frozen", "lean-gc"),
+            ("ludoteca VecEnv (LudotecaEnvRunner)", "vec"), ("ludoteca, RLlib sync vector", "sync")]
     if not args.skip_openspiel:
         rows.append(("OpenSpiel checkers via Shimmy + PettingZooEnv", "openspiel"))
+    if args.rows:
+        unknown = set(args.rows) - {kind for _, kind in rows}
+        if unknown:
+            ap.error(f"unknown rows {sorted(unknown)}; rows: {[kind for _, kind in rows]}")
+        rows = [(name, kind) for name, kind in rows if kind in args.rows or kind == "openspiel"]
     # Every row's runners live at once (one row samples at a time): Ray must
     # be able to place them all.
     ray.init(num_cpus=len(rows) * args.env_runners + 1, include_dashboard=False, log_to_driver=False)
     envs = {kind: args.lean_envs_per_runner if kind.startswith("lean") else args.envs_per_runner for _, kind in rows}
     env_only = {kind: _env_only(kind, args.envs_per_runner, 2.0 if args.quick else 10.0) for _, kind in rows
-                if not kind.startswith("lean")}
+                if not kind.startswith("lean") and not args.skip_env_only}
     results = _measure(envs, args.env_runners, args.steps, args.rounds, hidden, args.rllib_masking)
     ray.shutdown()
 
@@ -244,12 +297,17 @@ def main() -> None:
           f" {args.steps} env steps per runner per round, median of {args.rounds} interleaved rounds; MLP"
           f" {list(hidden)}, {module}")
     anchor = results.get("openspiel")
-    print("| env | envs per runner | env steps/s per runner | env steps/s total | vs OpenSpiel |")
-    print("|---|---:|---:|---:|---:|")
+    print("| env | envs per runner | env steps/s per runner | env steps/s total | vs OpenSpiel |"
+          " env steps per CPU second per runner | vs OpenSpiel (CPU) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, kind in rows:
         r = results[kind]
         ratio = f"{r['total'] / anchor['total']:.1f}x" if anchor else "-"
-        print(f"| {name} | {envs[kind]} | {r['per_runner']:,.0f} | {r['total']:,.0f} | {ratio} |")
+        cpu_ratio = f"{r['per_cpu'] / anchor['per_cpu']:.1f}x" if anchor else "-"
+        print(f"| {name} | {envs[kind]} | {r['per_runner']:,.0f} | {r['total']:,.0f} | {ratio} | {r['per_cpu']:,.0f}"
+              f" | {cpu_ratio} |")
+    if not env_only:
+        return
     print(f"\nThe env alone through RLlib's env interface ({args.envs_per_runner} envs, one process, random legal"
           " actions picked in Python per env, no runner, no network):")
     print("| env | env steps/s | vs OpenSpiel |")

@@ -2,27 +2,35 @@
 actors), for the rows of ``benches/rllib_bench.py``:
 
     pip install 'ludoteca[rllib-bench]'
-    python benches/rllib_runner_profile.py                # 32 envs (lean: 128), 4,096 env steps per row
+    python benches/rllib_runner_profile.py                # 128 envs per runner, 4,096 env steps per row
     python benches/rllib_runner_profile.py --quick        # a smoke run
 
-Rows, all American checkers, the same action-masking PPO module and MLP:
+Rows, all American checkers, the same action-masking PPO module and MLP
+(every runner builds it inference-only, as RLlib asks for: no critic tower
+while sampling):
 
 * ``LudotecaLeanEnvRunner.sample`` (``--lean-envs`` games): one Rust call
   steps all games, one forward pass of the module per step over all of them,
   actions drawn over the legal ones, episodes built in bulk at the end.
+* the same with ``obs_format="compact"``: the 7 of the 26 observation planes
+  that checkers can change (the other 19 are always zero in it; 448 floats
+  instead of 1,664, OpenSpiel's observation has 320).
 * ``LudotecaEnvRunner.sample``: RLlib's ``MultiAgentEnvRunner`` over one
   ``VecEnv``.
 * the same runner with RLlib's own per-step counter logging (what
   ``LudotecaEnvRunner`` logs once per ``sample`` instead).
 * ``MultiAgentEnvRunner.sample`` over OpenSpiel via Shimmy (the anchor).
 * ``lean ceiling``: what no RLlib runner can beat with this module and env:
-  the VecEnv step plus ONE ``forward_exploration`` of the runner's own
-  module over all envs per step and legal-only sampling
+  the VecEnv step plus ONE forward pass (``_forward_exploration``, the
+  module in eval mode) of the runner's own module over all envs per step
+  and legal-only sampling
   (``ludoteca.rllib.sample_legal``), no episodes, no connectors, no
   metrics: the lean runner minus its bookkeeping and episode building.
 
 Rates are env steps per CPU second of the process (``time.process_time``,
-all its threads): on a shared, loaded machine wall-clock rates of rows
+all its threads) of one ``sample`` call; after it (untimed) the runner gives
+its metrics, as PPO's training step asks every runner after sampling (which
+frees the finished episodes the runner keeps for them): on a shared, loaded machine wall-clock rates of rows
 measured one after the other swing with the other jobs, CPU time much less.
 The rows are timed in turn, ``--repeats`` times (median), after
 ``gc.freeze()`` (what a remote ``LudotecaLeanEnvRunner`` does in its own
@@ -75,7 +83,7 @@ def _lean_sections(runner: Any, steps: int) -> tuple[float, list[tuple[str, floa
         return inner
 
     modules = [runner.module[m] for m in runner.module.keys()]
-    saved = [(m, timed(m, "forward_exploration", "module forward (MLP + masking)")) for m in modules]
+    saved = [(m, timed(m, "_forward_exploration", "module forward (MLP + masking)")) for m in modules]
     saved_sample = timed(ludoteca.rllib, "sample_legal", "action sampling over legal actions")
     venv = runner.env._venv
 
@@ -90,8 +98,9 @@ def _lean_sections(runner: Any, steps: int) -> tuple[float, list[tuple[str, floa
     t = time.process_time()
     runner.sample(num_timesteps=steps)
     total = time.process_time() - t
+    runner.get_metrics()
     for m, f in saved:
-        m.forward_exploration = f
+        m._forward_exploration = f
     ludoteca.rllib.sample_legal = saved_sample
     runner.env._venv = venv
     runner._build_episodes = saved_build
@@ -105,10 +114,9 @@ def _per_step_metrics_runner(envs: int) -> Any:
     what logging the counters once per ``sample`` saves."""
     from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
-    import ludoteca.rllib
-    from rllib_bench import _config  # type: ignore[import-not-found]
+    from rllib_bench import _config, _InferenceOnlyVecRunner  # type: ignore[import-not-found]
 
-    class PerStep(ludoteca.rllib.LudotecaEnvRunner):  # type: ignore[misc]
+    class PerStep(_InferenceOnlyVecRunner):  # type: ignore[misc]
         sample = MultiAgentEnvRunner.sample
         _increase_sampled_metrics = MultiAgentEnvRunner._increase_sampled_metrics
 
@@ -117,10 +125,15 @@ def _per_step_metrics_runner(envs: int) -> Any:
 
 def _sample_rate(runner: Any, steps: int) -> float:
     runner.sample(num_timesteps=min(steps, 500))  # warm-up
+    runner.get_metrics()
     t = time.process_time()
     episodes = runner.sample(num_timesteps=steps)
-    n = sum(e.env_steps() for e in episodes)
-    return n / (time.process_time() - t)
+    rate = sum(e.env_steps() for e in episodes) / (time.process_time() - t)
+    # Untimed: what PPO's training step asks a runner for after sampling
+    # (it frees the finished episodes the runner keeps for its metrics).
+    del episodes
+    runner.get_metrics()
+    return rate
 
 
 def _lean(runner: Any, envs: int, steps: int) -> float:
@@ -133,18 +146,21 @@ def _lean(runner: Any, envs: int, steps: int) -> float:
     venv = ludoteca.VecEnv("checkers", envs, seed=0)
     obs, info = venv.reset()
     done = 0
+    module.eval()
     t = time.process_time()
     with torch.no_grad():
         while done < steps:
             mask = torch.as_tensor(info["legal_action_mask"], dtype=torch.float32)
             batch = {"obs": {"observations": torch.as_tensor(obs.reshape(envs, -1)), "action_mask": mask}}
-            logits = module.forward_exploration(batch)["action_dist_inputs"]
+            logits = module._forward_exploration(batch)["action_dist_inputs"]
             sampled = ludoteca.rllib.sample_legal(logits, mask)
             assert sampled is not None  # every position has a legal move
             actions = sampled[0].numpy()
             obs, _, _, _, info = venv.step(actions)
             done += envs
-    return done / (time.process_time() - t)
+    rate = done / (time.process_time() - t)
+    module.train()
+    return rate
 
 
 def _profile(runner: Any, steps: int) -> tuple[float, list[tuple[str, float]]]:
@@ -171,7 +187,7 @@ def _profile(runner: Any, steps: int) -> tuple[float, list[tuple[str, float]]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--envs", type=int, default=32)
+    ap.add_argument("--envs", type=int, default=128, help="games per runner, rows other than the lean ones (OpenSpiel's best: 128)")
     ap.add_argument("--lean-envs", type=int, default=128)
     ap.add_argument("--steps", type=int, default=4096)
     ap.add_argument("--repeats", type=int, default=3)
@@ -188,6 +204,7 @@ def main() -> None:
 
     torch.set_num_threads(1)
     lean = _runner("lean", args.lean_envs)
+    lean_compact = _runner("lean-compact", args.lean_envs)
     ours = _runner("vec", args.envs)
     per_step = _per_step_metrics_runner(args.envs)
     anchor = _runner("openspiel", args.envs)
@@ -197,6 +214,7 @@ def main() -> None:
         gc.freeze()
     rows = [
         (f"LudotecaLeanEnvRunner.sample ({args.lean_envs} envs)", lambda: _sample_rate(lean, args.steps)),
+        (f"the same, obs_format='compact' ({args.lean_envs} envs)", lambda: _sample_rate(lean_compact, args.steps)),
         (f"LudotecaEnvRunner.sample ({args.envs} envs)", lambda: _sample_rate(ours, args.steps)),
         ("the same, RLlib's per-step metrics logging", lambda: _sample_rate(per_step, args.steps)),
         (f"MultiAgentEnvRunner.sample, OpenSpiel via Shimmy ({args.envs} envs)", lambda: _sample_rate(anchor, args.steps)),
@@ -208,7 +226,7 @@ def main() -> None:
         for j, (_, measure) in enumerate(rows):
             rates[j].append(measure())
     medians = [float(np.median(r)) for r in rates]
-    base = medians[3]
+    base = medians[4]
     print(f"one process, one runner each, {args.steps} env steps, MLP [64, 64], 1 torch thread, median of"
           f" {args.repeats} interleaved repeats, garbage collector {'as is' if args.no_gc_freeze else 'frozen'};"
           f" load average {os.getloadavg()[0]:.1f} at the end")

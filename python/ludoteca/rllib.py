@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import gc
 import math
+import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -106,6 +107,8 @@ __all__ = [
 
 AGENTS = ("player_0", "player_1")
 """The agent ids: ``AGENTS[p]`` plays player ``p``."""
+
+_AGENT_INDEX = {agent: p for p, agent in enumerate(AGENTS)}
 
 
 
@@ -406,20 +409,32 @@ def sample_legal(logits: Any, mask: Any) -> Optional[tuple[Any, Any]]:
     ``logits`` and ``mask`` are torch tensors of shape (n, num_actions)."""
     import torch
 
-    n = logits.shape[0]
-    rows, cols = torch.nonzero(mask, as_tuple=True)
-    counts = torch.bincount(rows, minlength=n)
-    if n == 0 or bool((counts == 0).any()):
+    n, num_actions = logits.shape
+    # numpy on the tensors' memory: `flatnonzero` of a bool mask takes a
+    # tenth of torch's `nonzero` of the float one, and the per-row softmax
+    # over ~8 entries a row is a few small numpy calls instead of a dozen
+    # torch ops (together most of a lean runner's sampling time).
+    flat = np.flatnonzero(mask.detach().cpu().numpy() != 0)
+    rows = flat // num_actions
+    cols = flat - rows * num_actions
+    counts = np.bincount(rows, minlength=n)
+    if n == 0 or not counts.all():
         return None
-    width = int(counts.max())
-    pos = torch.arange(rows.numel()) - (counts.cumsum(0) - counts)[rows]
-    index = torch.zeros((n, width), dtype=torch.long)
-    index[rows, pos] = cols
-    legal = torch.full((n, width), float("-inf"), dtype=logits.dtype)
-    legal[rows, pos] = logits[rows, cols]
-    logp = torch.log_softmax(legal, -1)
-    choice = torch.multinomial(logp.exp(), 1)
-    return index.gather(1, choice).squeeze(1), logp.gather(1, choice).squeeze(1)
+    starts = np.cumsum(counts) - counts
+    legal = logits.detach().cpu().numpy()[rows, cols]
+    top = np.maximum.reduceat(legal, starts)
+    shifted = legal - np.repeat(top, counts)
+    weights = np.exp(shifted).astype(np.float64)
+    totals = np.add.reduceat(weights, starts)
+    # Inverse CDF of each row's categorical: one uniform per row from torch's
+    # generator (seeded as the rest of the runner), cumulative sums in float64.
+    cum = np.cumsum(weights)
+    before = cum[starts] - weights[starts]
+    u = torch.rand(n, dtype=torch.float64).numpy()
+    pick = np.searchsorted(cum, before + u * totals, side="right")
+    pick = np.minimum(pick, starts + counts - 1)
+    logp = shifted[pick] - np.log(totals).astype(shifted.dtype)
+    return torch.from_numpy(cols[pick]), torch.from_numpy(logp)
 
 
 class _Steps:
@@ -516,6 +531,11 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
 
     * an env whose game ended starts its next game in the same batch step
       (RLlib's vector envs spend one step on the reset observation);
+    * its modules are built inference-only even from the specs of a
+      user's ``MultiRLModuleSpec`` (RLlib's runners ask for inference-only
+      modules but leave those specs as they are), so PPO's critic tower
+      does not run while sampling; each module is in eval mode during
+      ``sample``;
     * custom env-to-module or module-to-env connectors are refused (there is
       no pipeline to run them in), and so are ``on_episode_step`` callbacks
       and ``random_actions=True``; ``on_episode_created`` runs when a game
@@ -538,6 +558,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             raise OptionError("LudotecaLeanEnvRunner runs no connector pipeline; custom env-to-module or"
                               " module-to-env connectors need LudotecaEnvRunner")
         self._carry: list[_Carry] = []
+        self._pool = _BlockPool()
         if self.worker_index and self.freeze_gc:
             # A remote runner is its own long-lived Ray actor process. The
             # 300,000-odd objects alive now (torch, Ray, the module) live as long
@@ -546,6 +567,24 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             # trigger one every few calls: two runners sampled 1.35x faster
             # frozen (benches/rllib_bench.py). Frozen, collections skip them.
             gc.freeze()
+
+    def make_module(self) -> None:
+        """Builds the runner's modules inference-only, as every RLlib env
+        runner asks for (``get_multi_rl_module_spec(inference_only=True)``),
+        which keeps the flag off the module specs that a user's
+        ``MultiRLModuleSpec`` names (:func:`ppo_config` gives one): PPO's
+        module then ran its critic tower at every step for nothing (the
+        learner computes the values). Same actions and logits; the learner's
+        weights load into it as into any inference-only module."""
+        env = self.env.unwrapped if self.env is not None else None
+        try:
+            spec = self.config.get_multi_rl_module_spec(env=env, spaces=self.get_spaces(), inference_only=True)
+        except NotImplementedError:  # no module: RLlib's runner samples random actions only then
+            setattr(self, "module", None)
+            return
+        for module_spec in spec.rl_module_specs.values():
+            module_spec.inference_only = True
+        self.module = spec.build()
 
     def _new_shell(self, env_index: int) -> MultiAgentEpisode:
         shells: list[Any] = [None] * self.num_envs
@@ -599,7 +638,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             raise OptionError("LudotecaLeanEnvRunner does not sample random actions; use LudotecaEnvRunner")
         if force_reset or num_episodes is not None or self._needs_initial_reset or not self._carry:
             self._lean_reset()
-        n, venv = self.num_envs, self.env.vec_env
+        n = self.num_envs
         rows = max(1, math.ceil(num_timesteps / n)) if num_timesteps is not None else 64
         obs0, mask0, player0 = self._pending
         # The arrays of the previous call are reused: fresh ones cost a page
@@ -609,74 +648,21 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
             steps = self._steps = _Steps(n, obs0.shape[1], mask0.shape[1], rows, obs0.dtype)
         steps.final, steps.shells, steps.rows = {}, {}, 0
         steps.obs[0], steps.mask[0], steps.player[0] = obs0, mask0, player0
-        all_rows = np.arange(n)
-        episodes_done = 0
         agent_steps = np.zeros(2, np.int64)
         module_steps: Counter[int] = Counter()
-        k = 0
-        with torch.no_grad():
-            while (k < rows) if num_timesteps is not None else (episodes_done < num_episodes):  # type: ignore[operator]
-                if k == len(steps.action):
-                    steps.grow()
-                obs, mask, player = steps.obs[k], steps.mask[k], steps.player[k]
-                movers_module = self._modmap[all_rows, player]
-                single = len(self._module_ids) == 1
-                for m in (0,) if single else np.unique(movers_module):
-                    idx: Any = slice(None) if single else np.flatnonzero(movers_module == m)
-                    module = self.module[self._module_ids[m]]
-                    mask_t = torch.from_numpy(mask[idx])
-                    batch = {Columns.OBS: {"observations": torch.from_numpy(obs[idx]), "action_mask": mask_t}}
-                    out = module.forward_exploration(batch) if explore else module.forward_inference(batch)
-                    if Columns.ACTIONS not in out:
-                        sampled = None
-                        if explore and self._samples_legal_only(module):
-                            sampled = sample_legal(out[Columns.ACTION_DIST_INPUTS], mask_t)
-                        if sampled is None:
-                            dist_cls = (module.get_exploration_action_dist_cls() if explore
-                                        else module.get_inference_action_dist_cls())
-                            dist = dist_cls.from_logits(out[Columns.ACTION_DIST_INPUTS])
-                            if not explore:
-                                dist = dist.to_deterministic()
-                            sampled = dist.sample(), None
-                            if Columns.ACTION_LOGP not in out:
-                                sampled = sampled[0], dist.logp(sampled[0])
-                        out[Columns.ACTIONS] = sampled[0]
-                        if sampled[1] is not None:
-                            out[Columns.ACTION_LOGP] = sampled[1]
-                    for key, value in out.items():
-                        if key == Columns.ACTIONS:
-                            steps.action[k, idx] = value.numpy()
-                        elif key not in (Columns.STATE_OUT, Columns.EMBEDDINGS) and isinstance(value, torch.Tensor):
-                            v = value.numpy()
-                            steps.output(key, v.shape[1:], v.dtype)[k, idx] = v
-                obs_, r, term, trunc, info = venv.step(steps.action[k])
-                ended = term | trunc
-                if ended.any():
-                    final = np.asarray(info["final_observation"], steps.obs.dtype).reshape(n, -1)
-                    for i in map(int, np.flatnonzero(ended)):
-                        steps.final[(k, i)] = final[i].copy()
-                obs_, info = self.env._play_chance(obs_, info)
-                steps.reward[k] = r
-                steps.term[k] = term
-                steps.trunc[k] = trunc & ~term
-                steps.obs[k + 1] = np.asarray(obs_, steps.obs.dtype).reshape(n, -1)
-                steps.mask[k + 1] = info["legal_action_mask"]
-                steps.player[k + 1] = info["current_player"]
-                # The counters RLlib logs per env step: each agent that gets an
-                # observation (both at a game's end) and its module.
-                nxt = self._modmap[all_rows, steps.player[k + 1]][~ended]
-                agent_steps += np.bincount(steps.player[k + 1][~ended], minlength=2)
-                if ended.any():
-                    agent_steps += int(ended.sum())
-                    module_steps.update(self._modmap[ended].ravel().tolist())
-                module_steps.update(dict(zip(*np.unique(nxt, return_counts=True))))
-                if ended.any():
-                    episodes_done += int(ended.sum())
-                    for i in map(int, np.flatnonzero(ended)):
-                        # The next game's shell: `_build_episodes` moves it into `self._carry`.
-                        steps.shells[(k, i)] = self._new_shell(i)
-                        self._map_modules(i, steps.shells[(k, i)])
-                k += 1
+        # RLlib's public forward switches a torch module to eval mode and back
+        # on every call (a walk over all its submodules, twice per step); the
+        # loop puts each module in eval mode once and calls the inner forward.
+        forwards: dict[int, Any] = {}
+        training: dict[str, bool] = {}
+        try:
+            with torch.no_grad():
+                k, episodes_done = self._step_loop(steps, rows, num_timesteps, num_episodes, forwards, training,
+                                                   explore, agent_steps, module_steps)
+        finally:
+            for module_id, was_training in training.items():
+                if was_training:
+                    self.module[module_id].train()
         steps.rows = k
         c = self._sampled
         c[(NUM_ENV_STEPS_SAMPLED,)] += k * n
@@ -695,6 +681,109 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         done, ongoing = self._build_episodes(steps, keep_ongoing=num_timesteps is not None)
         return done + ongoing
 
+    @staticmethod
+    def _forward(module: Any, explore: bool) -> Any:
+        """The module's forward for this call: the inner
+        ``_forward_exploration`` / ``_forward_inference`` (the module is put
+        in eval mode once per ``sample``) unless the module replaces RLlib's
+        public ``forward_exploration`` / ``forward_inference`` itself."""
+        from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
+
+        public = "forward_exploration" if explore else "forward_inference"
+        if isinstance(module, TorchRLModule) and getattr(type(module), public) is getattr(TorchRLModule, public):
+            return module._forward_exploration if explore else module._forward_inference
+        return getattr(module, public)
+
+    def _step_loop(self, steps: _Steps, rows: int, num_timesteps: Optional[int], num_episodes: Optional[int],
+                   forwards: dict[int, Any], training: dict[str, bool], explore: bool,
+                   agent_steps: npt.NDArray[np.int64], module_steps: Counter[int]) -> tuple[int, int]:
+        """Steps all envs until ``rows`` batch steps (or ``num_episodes``
+        finished games), writing into ``steps``; returns the batch steps and
+        the games finished. ``forwards`` gets each module's forward as the
+        module is first used, in eval mode (``training`` its mode before)."""
+        import torch
+
+        n, venv = self.num_envs, self.env.vec_env
+        all_rows = np.arange(n)
+        k = episodes_done = 0
+        while (k < rows) if num_timesteps is not None else (episodes_done < num_episodes):  # type: ignore[operator]
+            if k == len(steps.action):
+                steps.grow()
+            obs, mask, player = steps.obs[k], steps.mask[k], steps.player[k]
+            single = len(self._module_ids) == 1  # a game that started in this call may map to a new module
+            groups: list[tuple[int, Any]] = [(0, slice(None))]
+            if not single:
+                movers_module = self._modmap[all_rows, player]
+                groups = [(int(m), np.flatnonzero(movers_module == m)) for m in np.unique(movers_module)]
+            for m, idx in groups:
+                module = self.module[self._module_ids[m]]
+                mask_t = torch.from_numpy(mask[idx])
+                batch = {Columns.OBS: {"observations": torch.from_numpy(obs[idx]), "action_mask": mask_t}}
+                forward = forwards.get(m)
+                if forward is None:
+                    training[self._module_ids[m]] = module.training
+                    module.eval()
+                    forward = forwards[m] = self._forward(module, explore)
+                out = forward(batch)
+                if Columns.ACTIONS not in out:
+                    sampled = None
+                    if explore and self._samples_legal_only(module):
+                        sampled = sample_legal(out[Columns.ACTION_DIST_INPUTS], mask_t)
+                    if sampled is None:
+                        dist_cls = (module.get_exploration_action_dist_cls() if explore
+                                    else module.get_inference_action_dist_cls())
+                        dist = dist_cls.from_logits(out[Columns.ACTION_DIST_INPUTS])
+                        if not explore:
+                            dist = dist.to_deterministic()
+                        sampled = dist.sample(), None
+                        if Columns.ACTION_LOGP not in out:
+                            sampled = sampled[0], dist.logp(sampled[0])
+                    out[Columns.ACTIONS] = sampled[0]
+                    if sampled[1] is not None:
+                        out[Columns.ACTION_LOGP] = sampled[1]
+                for key, value in out.items():
+                    if key == Columns.ACTIONS:
+                        steps.action[k, idx] = value.numpy()
+                    elif key not in (Columns.STATE_OUT, Columns.EMBEDDINGS) and isinstance(value, torch.Tensor):
+                        v = value.numpy()
+                        steps.output(key, v.shape[1:], v.dtype)[k, idx] = v
+            obs_, r, term, trunc, info = venv.step(steps.action[k])
+            ended = term | trunc
+            if ended.any():
+                final = np.asarray(info["final_observation"], steps.obs.dtype).reshape(n, -1)
+                for i in map(int, np.flatnonzero(ended)):
+                    steps.final[(k, i)] = final[i].copy()
+            obs_, info = self.env._play_chance(obs_, info)
+            steps.reward[k] = r
+            steps.term[k] = term
+            steps.trunc[k] = trunc & ~term
+            steps.obs[k + 1] = np.asarray(obs_, steps.obs.dtype).reshape(n, -1)
+            steps.mask[k + 1] = info["legal_action_mask"]
+            steps.player[k + 1] = info["current_player"]
+            # The counters RLlib logs per env step: each agent that gets an
+            # observation (both at a game's end) and its module (the module
+            # map still the ended games').
+            nxt_player = steps.player[k + 1]
+            any_ended = bool(ended.any())
+            live = ~ended if any_ended else slice(None)
+            seen = np.bincount(nxt_player[live], minlength=2)
+            finished = int(ended.sum()) if any_ended else 0
+            agent_steps += seen + finished
+            if single:
+                module_steps[0] += int(seen.sum()) + 2 * finished
+            else:
+                if any_ended:
+                    module_steps.update(self._modmap[ended].ravel().tolist())
+                nxt = self._modmap[all_rows, nxt_player][live]
+                module_steps.update(dict(zip(*np.unique(nxt, return_counts=True))))
+            if any_ended:
+                episodes_done += finished
+                for i in map(int, np.flatnonzero(ended)):
+                    # The next game's shell: `_build_episodes` moves it into `self._carry`.
+                    steps.shells[(k, i)] = self._new_shell(i)
+                    self._map_modules(i, steps.shells[(k, i)])
+            k += 1
+        return k, episodes_done
 
     def _callback(self, which: str, episode: MultiAgentEpisode, env_index: int) -> None:
         kwargs: dict[str, Any] = dict(episode=episode, env_runner=self, metrics_logger=self.metrics,
@@ -704,46 +793,46 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         make_callback(which, callbacks_objects=self._callbacks,
                       callbacks_functions=getattr(self.config, f"callbacks_{which}"), kwargs=kwargs)
 
-    def _lists(self, c: _Carry, steps: _Steps, t: "_Tables", i: int, start: int, k0: int, k1: int,
+    def _lists(self, c: _Carry, e: "_EnvSteps", t: "_Tables", start: int, k0: int, k1: int,
                terminal: bool) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
-        """Env ``i``'s steps ``start .. k1 - 1`` of the chunk that began at
+        """Env ``e.i``'s steps ``start .. k1 - 1`` of the chunk that began at
         row ``k0`` as the per-step dicts of row handles that RLlib's episode
         API takes (observations, actions, rewards, module outputs), after
         what the chunk carried over when ``start == k0``."""
-        n, player, action, reward = steps.n, steps.player, steps.action, steps.reward
+        n, i, player, action, reward = e.n, e.i, e.player, e.action, e.reward
         if start == k0 and c.obs:
             obs_l = [{a: t.add_obs(*row) for a, row in o.items()} for o in c.obs]
             act_l, rew_l = list(c.actions), list(c.rewards)
             out_l = [{a: t.add_outputs(e) for a, e in o.items()} for o in c.outputs]
         else:
-            obs_l = [{AGENTS[player[start, i]]: start * n + i}]
+            obs_l = [{AGENTS[player[start]]: start * n + i}]
             act_l, rew_l, out_l = [], [], []
         for k in range(start, k1):
-            p = int(player[k, i])
+            p = player[k]
             agent = AGENTS[p]
-            act_l.append({agent: action[k, i]})
-            out_l.append({agent: self._outputs(steps, t, k, i)})
+            act_l.append({agent: action[k]})
+            out_l.append({agent: self._outputs(e, t, k)})
             if terminal and k == k1 - 1:
-                last = t.add_obs(steps.final[(k, i)], t.zero_mask)
+                last = t.add_obs(e.final[(k, i)], t.zero_mask)
                 obs_l.append({AGENTS[0]: last, AGENTS[1]: last})
-                rew_l.append({AGENTS[0]: float(reward[k, i, 0]), AGENTS[1]: float(reward[k, i, 1])})
+                rew_l.append({AGENTS[0]: reward[k][0], AGENTS[1]: reward[k][1]})
             else:
-                obs_l.append({AGENTS[player[k + 1, i]]: (k + 1) * n + i})
-                rew_l.append({agent: float(reward[k, i, p])})
+                obs_l.append({AGENTS[player[k + 1]]: (k + 1) * n + i})
+                rew_l.append({agent: reward[k][p]})
         return obs_l, act_l, rew_l, out_l
 
-    def _outputs(self, steps: _Steps, t: "_Tables", k: int, i: int) -> dict[str, Any]:
-        """Step ``k``'s module outputs for env ``i``: scalars, vector rows by handle."""
-        out = {key: col[k, i] for key, col in t.scalar_outputs}
-        h = k * steps.n + i
+    def _outputs(self, e: "_EnvSteps", t: "_Tables", k: int) -> dict[str, Any]:
+        """Step ``k``'s module outputs for env ``e.i``: scalars, vector rows by handle."""
+        out = {key: column[k] for key, column in e.scalars}
+        h = k * e.n + e.i
         for key in t.out:
             out[key] = h
         out[WEIGHTS_SEQ_NO] = self._weights_seq_no
         return out
 
-    def _episode(self, c: _Carry, steps: _Steps, t: "_Tables", i: int, k0: int, k1: int,
+    def _episode(self, c: _Carry, e: "_EnvSteps", t: "_Tables", k0: int, k1: int,
                  terminal: bool) -> MultiAgentEpisode:
-        """Env ``i``'s chunk of steps ``k0 .. k1 - 1`` (the game's last step
+        """Env ``e.i``'s chunk of steps ``k0 .. k1 - 1`` (the game's last step
         if ``terminal``), built as RLlib's runner builds it: a game's first
         chunk from its reset observation, a later one as
         ``MultiAgentEpisode.cut`` starts it (RLlib's constructor over what
@@ -755,9 +844,9 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         other step goes through ``add_env_step`` itself (whose checks and
         set operations cost several times the direct writes)."""
         shell = c.shell
-        n, player, action, reward = steps.n, steps.player, steps.action, steps.reward
+        n, i, player, action, reward = e.n, e.i, e.player, e.action, e.reward
         if c.obs:
-            obs_l, act_l, rew_l, out_l = self._lists(c, steps, t, i, k0, k0, k0, False)
+            obs_l, act_l, rew_l, out_l = self._lists(c, e, t, k0, k0, k0, False)
             ep = MultiAgentEpisode(
                 id_=shell.id_, observations=obs_l, observation_space=shell.observation_space,
                 actions=act_l, action_space=shell.action_space, rewards=rew_l, extra_model_outputs=out_l,
@@ -770,21 +859,21 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                 id_=shell.id_, observation_space=shell.observation_space, action_space=shell.action_space,
                 agent_module_ids=dict(shell._agent_to_module_mapping),
                 agent_to_module_mapping_fn=shell.agent_to_module_mapping_fn)
-            ep.add_env_reset(observations={AGENTS[player[k0, i]]: k0 * n + i})
+            ep.add_env_reset(observations={AGENTS[player[k0]]: k0 * n + i})
         skip = ep.SKIP_ENV_TS_TAG
         # Agents whose action waits for their next observation: the row of
         # that action, or -1 for one that waits in `ep` (from before the run).
         waiting = dict.fromkeys(ep._hanging_actions_end, -1)
+        agent_episodes, env_t_to_agent_t = ep.agent_episodes, ep.env_t_to_agent_t
         for k in range(k0, k1):
-            p = int(player[k, i])
+            p = player[k]
             mover = AGENTS[p]
             last = terminal and k == k1 - 1
-            nxt = None if last else AGENTS[player[k + 1, i]]
-            sa = ep.agent_episodes.get(nxt) if nxt is not None else None
+            nxt = None if last else AGENTS[player[k + 1]]
+            sa = agent_episodes.get(nxt) if nxt is not None else None
             if sa is not None and not sa.is_done and mover not in waiting and (nxt == mover or nxt in waiting):
-                r = float(reward[k, i, p]) or 0.0
                 if nxt == mover:
-                    done_action, done_reward, done_outputs = action[k, i], r, self._outputs(steps, t, k, i)
+                    done_action, done_reward, done_outputs = action[k], reward[k][p] or 0.0, self._outputs(e, t, k)
                 else:
                     w = waiting.pop(nxt)
                     if w < 0:
@@ -792,12 +881,12 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                         done_outputs = ep._hanging_extra_model_outputs_end.pop(nxt, None)
                         done_reward = ep._hanging_rewards_end.pop(nxt, 0.0) + 0.0
                     else:
-                        done_action = action[w, i]
-                        done_outputs = self._outputs(steps, t, w, i)
-                        done_reward = (float(reward[w, i, AGENTS.index(nxt)]) or 0.0) + 0.0
+                        done_action = action[w]
+                        done_outputs = self._outputs(e, t, w)
+                        done_reward = (reward[w][player[k + 1]] or 0.0) + 0.0  # nxt's reward
                     waiting[mover] = k
                 ep.env_t += 1
-                for agent, mapping in ep.env_t_to_agent_t.items():
+                for agent, mapping in env_t_to_agent_t.items():
                     if agent != nxt:
                         mapping.data.append(skip)
                 handle = (k + 1) * n + i
@@ -815,16 +904,16 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
                             emo[key] = InfiniteLookbackBuffer([value])
                 sa._last_added_observation = handle
                 sa._last_added_infos = {}
-                ep.env_t_to_agent_t[nxt].data.append(len(sa) + ep.agent_t_started[nxt])
+                env_t_to_agent_t[nxt].data.append(sa.t - sa.t_started + ep.agent_t_started[nxt])  # len(sa) + start
                 continue
-            self._hand_over(ep, steps, t, i, waiting)
-            obs_l, act_l, rew_l, out_l = self._lists(c, steps, t, i, k, k0, k + 1, last)
+            self._hand_over(ep, e, t, waiting)
+            obs_l, act_l, rew_l, out_l = self._lists(c, e, t, k, k0, k + 1, last)
             ep.add_env_step(observations=obs_l[-1], actions=act_l[-1], rewards=rew_l[-1], infos={},
-                            terminateds={"__all__": last and bool(steps.term[k, i])},
-                            truncateds={"__all__": last and bool(steps.trunc[k, i])},
+                            terminateds={"__all__": last and e.term[k]},
+                            truncateds={"__all__": last and e.trunc[k]},
                             extra_model_outputs=out_l[-1])
             waiting = dict.fromkeys(ep._hanging_actions_end, -1)
-        self._hand_over(ep, steps, t, i, waiting)
+        self._hand_over(ep, e, t, waiting)
         for agent in ep.agent_episodes:
             # RLlib's constructor (and `cut`, on the chunk it cuts) reads every agent's start from a defaultdict.
             ep.agent_t_started.setdefault(agent, 0)
@@ -832,14 +921,14 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         ep._start_time, ep._last_step_time = shell._start_time, time.perf_counter()
         return ep
 
-    def _hand_over(self, ep: MultiAgentEpisode, steps: _Steps, t: "_Tables", i: int, waiting: dict[str, int]) -> None:
+    def _hand_over(self, ep: MultiAgentEpisode, e: "_EnvSteps", t: "_Tables", waiting: dict[str, int]) -> None:
         """Puts the actions still waiting since a row of this call into
         ``ep``'s own waiting-action state, as ``add_env_step`` keeps it."""
         for agent, w in waiting.items():
             if w >= 0:
-                ep._hanging_actions_end[agent] = steps.action[w, i]
-                ep._hanging_rewards_end[agent] = float(steps.reward[w, i, AGENTS.index(agent)]) or 0.0
-                ep._hanging_extra_model_outputs_end[agent] = self._outputs(steps, t, w, i)
+                ep._hanging_actions_end[agent] = e.action[w]
+                ep._hanging_rewards_end[agent] = e.reward[w][_AGENT_INDEX[agent]] or 0.0
+                ep._hanging_extra_model_outputs_end[agent] = self._outputs(e, t, w)
         waiting.clear()
 
     def _finish(self, ep: MultiAgentEpisode, c: _Carry, env_index: int, t: "_Tables", done: bool) -> None:
@@ -891,26 +980,26 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         over row handles (ints); then each agent's handles become its rows
         with one numpy gather per column."""
         n, rows = steps.n, steps.rows
-        t = _Tables(steps)
+        t = _Tables(steps, self._pool)
         ended = steps.term[:rows] | steps.trunc[:rows]
         window = self.config.episode_lookback_horizon + 4
         done: list[MultiAgentEpisode] = []
         ongoing: list[MultiAgentEpisode] = []
-        for i in range(n):
+        for i, e in enumerate(_EnvSteps.every_env(steps, t)):
             c = self._carry[i]
             k0 = 0
             for k in map(int, np.flatnonzero(ended[:, i])):
-                ep = self._episode(c, steps, t, i, k0, k + 1, True)
+                ep = self._episode(c, e, t, k0, k + 1, True)
                 self._finish(ep, c, i, t, done=True)
                 done.append(ep)
                 c, k0 = _Carry(steps.shells[(k, i)]), k + 1
             if rows > k0 and keep_ongoing:
-                ep = self._episode(c, steps, t, i, k0, rows, False)
+                ep = self._episode(c, e, t, k0, rows, False)
                 # The successor needs the chunk's last steps back to each waiting agent's last observation.
                 start = max(k0, rows - window)
-                lists = self._lists(c, steps, t, i, start, k0, rows, False)
+                lists = self._lists(c, e, t, start, k0, rows, False)
                 if start > k0 and any(all(a not in o for o in lists[0]) for a in ep._hanging_actions_end):
-                    lists = self._lists(c, steps, t, i, k0, k0, rows, False)
+                    lists = self._lists(c, e, t, k0, k0, rows, False)
                 c_next = self._successor(c, ep, t, *lists)
                 self._finish(ep, c, i, t, done=False)
                 c = c_next
@@ -926,6 +1015,83 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         return done, ongoing
 
 
+class _EnvSteps:
+    """One env's column of a ``sample`` call's step arrays as Python lists:
+    the chunk building reads each step's fields several times, and a list
+    item costs a fraction of a numpy scalar read. Actions and scalar module
+    outputs stay numpy scalars (what RLlib's episodes hold), rewards and
+    flags become Python floats and bools (what ``float()``/``bool()`` gave)."""
+
+    __slots__ = ("i", "n", "player", "action", "reward", "term", "trunc", "scalars", "final")
+
+    def __init__(self, i: int, n: int, final: dict[tuple[int, int], npt.NDArray[Any]], player: list[int],
+                 action: list[Any], reward: list[list[float]], term: list[bool], trunc: list[bool],
+                 scalars: list[tuple[str, list[Any]]]) -> None:
+        self.i, self.n, self.final = i, n, final
+        self.player, self.action, self.reward, self.term, self.trunc = player, action, reward, term, trunc
+        self.scalars = scalars
+
+    @staticmethod
+    def every_env(steps: _Steps, t: "_Tables") -> list["_EnvSteps"]:
+        """Every env's columns (one transposed ``tolist`` per array for all envs)."""
+        rows = steps.rows
+        player = steps.player[:rows + 1].T.tolist()
+        action = steps.action[:rows].T
+        reward = steps.reward[:rows].transpose(1, 0, 2).tolist()
+        term, trunc = steps.term[:rows].T.tolist(), steps.trunc[:rows].T.tolist()
+        scalars = [(key, col[:rows].T) for key, col in t.scalar_outputs]
+        return [_EnvSteps(i, steps.n, steps.final, player[i], list(action[i]), reward[i], term[i], trunc[i],
+                          [(key, list(col[i])) for key, col in scalars]) for i in range(steps.n)]
+
+
+class _BlockPool:
+    """The arrays the episodes' observations, masks and vector module
+    outputs are gathered into: blocks of ``rows`` rows (about 2 MiB), each
+    reused once nothing holds a view of it any more (its reference count
+    says so: every episode array is a view of its block, and a view keeps its
+    base alive). Fresh arrays for every call cost a page fault per 4 KiB
+    written (tens of MB per call, more than the copying itself), and arrays
+    from 4 MiB on get numpy's huge-page advice, whose compaction cost 100 ms
+    per call on the loaded development machine."""
+
+    rows_bytes = 2 << 20
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.blocks: dict[tuple[Any, ...], list[npt.NDArray[Any]]] = {}
+        self.used: Counter[tuple[Any, ...]] = Counter()
+
+    def size(self, row_bytes: int) -> None:
+        """Sets the block height for rows of ``row_bytes`` (all columns of one step)."""
+        rows = max(1, self.rows_bytes // max(1, row_bytes))
+        if rows != self.rows:
+            self.rows, self.blocks = rows, {}
+
+    def block(self, shape: tuple[int, ...], dtype: Any, rows: int) -> npt.NDArray[Any]:
+        """The first ``rows`` rows of a free block (or of a fresh one, a
+        fresh array of its own above the block height)."""
+        if rows > self.rows:
+            return np.empty((rows, *shape), dtype)
+        key = (shape, np.dtype(dtype).str)
+        blocks = self.blocks.setdefault(key, [])
+        self.used[key] += 1
+        for j in range(len(blocks)):
+            if sys.getrefcount(blocks[j]) == 2:  # the pool's list and getrefcount's argument
+                return blocks[j][:rows]
+        block = np.empty((self.rows, *shape), dtype)
+        blocks.append(block)
+        return block[:rows]
+
+    def trim(self) -> None:
+        """Keeps at most as many free blocks of each shape as the call just
+        used (the next call needs about as many)."""
+        for key, blocks in self.blocks.items():
+            free = [j for j in range(len(blocks)) if sys.getrefcount(blocks[j]) == 2]
+            for j in reversed(free[self.used[key]:]):
+                del blocks[j]
+        self.used.clear()
+
+
 class _Tables:
     """The rows one ``_build_episodes`` call hands out by handle: row
     ``k * n + i`` of the step arrays (observations and masks up to the
@@ -933,8 +1099,10 @@ class _Tables:
     up to ``K - 1``), then rows added for final observations and for what
     episodes carried over from the previous call."""
 
-    def __init__(self, steps: _Steps) -> None:
+    def __init__(self, steps: _Steps, pool: "_BlockPool") -> None:
         rows = steps.rows
+        self.pool = pool
+        pool.size(steps.obs.itemsize * steps.obs_size + steps.mask.itemsize * steps.num_actions)
         self.obs = steps.obs[:rows + 1].reshape(-1, steps.obs_size)
         self.mask = steps.mask[:rows + 1].reshape(-1, steps.num_actions)
         self.out = {key: col[:rows].reshape(rows * steps.n, *col.shape[2:])
@@ -958,27 +1126,28 @@ class _Tables:
         small array page-faults), then views of it; and finalizes the
         scalar columns as ``SingleAgentEpisode.to_numpy`` does (or leaves
         lists of rows, without ``episodes_to_numpy``)."""
-        # Groups of at most about 2 MiB per column: numpy asks for huge pages
-        # for arrays from 4 MiB on, and the kernel's compaction for them cost
-        # 100 ms per call on the loaded development machine.
+        # Groups of at most `pool.rows` rows (about 2 MiB per column), each
+        # gathered into blocks of the pool.
         group: list[Any] = []
         size = 0
-        row_bytes = 4 * (self.obs.shape[1] + self.mask.shape[1])
         for sa in self.agent_episodes:
-            group.append(sa)
-            size += row_bytes * len(sa.observations.data)
-            if size >= 2 << 20:
+            rows = len(sa.observations.data)
+            if group and size + rows > self.pool.rows:
                 self._fill(group, numpy)
                 group, size = [], 0
+            group.append(sa)
+            size += rows
         self._fill(group, numpy)
+        self.pool.trim()
 
     def _fill(self, episodes: list[Any], numpy: bool) -> None:
         if not episodes:
             return
         obs_handles = [np.fromiter(sa.observations.data, np.int64, len(sa.observations.data)) for sa in episodes]
         bounds = np.cumsum([0] + [len(h) for h in obs_handles])
-        obs = self.gather(self.obs, self.extra_obs, np.concatenate(obs_handles))
-        mask = self.gather(self.mask, self.extra_mask, np.concatenate(obs_handles))
+        handles = np.concatenate(obs_handles)
+        obs = self.gather(self.obs, self.extra_obs, handles)
+        mask = self.gather(self.mask, self.extra_mask, handles)
         for j, sa in enumerate(episodes):
             a, b = bounds[j], bounds[j + 1]
             if numpy:
@@ -990,10 +1159,10 @@ class _Tables:
             having = [sa for sa in episodes if key in sa.extra_model_outputs]  # an agent with no action yet has none
             if not having:
                 continue
-            handles = [np.fromiter(sa.extra_model_outputs[key].data, np.int64, len(sa.extra_model_outputs[key].data))
-                       for sa in having]
-            bounds = np.cumsum([0] + [len(h) for h in handles])
-            rows = self.gather(table, self.extra_out[key], np.concatenate(handles))
+            out_handles = [np.fromiter(sa.extra_model_outputs[key].data, np.int64, len(sa.extra_model_outputs[key].data))
+                           for sa in having]
+            bounds = np.cumsum([0] + [len(h) for h in out_handles])
+            rows = self.gather(table, self.extra_out[key], np.concatenate(out_handles))
             for j, sa in enumerate(having):
                 buf = sa.extra_model_outputs[key]
                 buf.data = rows[bounds[j]:bounds[j + 1]]
@@ -1033,10 +1202,12 @@ class _Tables:
             out[key] = table[h].copy() if h < len(table) else self.extra_out[key][h - len(table)]
         return out
 
-    @staticmethod
-    def gather(table: npt.NDArray[Any], extra: list[npt.NDArray[Any]], handles: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
-        """Rows ``handles`` of ``table`` followed by ``extra``."""
-        out = table.take(np.minimum(handles, len(table) - 1), axis=0)
+    def gather(self, table: npt.NDArray[Any], extra: list[npt.NDArray[Any]], handles: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
+        """Rows ``handles`` of ``table`` followed by ``extra``, in (the
+        first rows of) a block of the pool."""
+        out = self.pool.block(table.shape[1:], table.dtype, len(handles))
+        # mode="clip": the handles are in range, and "raise" buffers `out`.
+        np.take(table, np.minimum(handles, len(table) - 1), axis=0, out=out, mode="clip")
         outside = np.flatnonzero(handles >= len(table))
         if len(outside):
             out[outside] = np.stack([extra[j] for j in handles[outside] - len(table)])

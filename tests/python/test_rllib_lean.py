@@ -221,6 +221,33 @@ def test_ppo_learner_gets_the_same_batch_from_lean_and_rllib_episodes() -> None:
     runner.stop()
 
 
+def _gathered_arrays(episodes: list[Any]) -> list[Any]:
+    return [array for e in episodes for sa in e.agent_episodes.values()
+            for array in (sa.observations.data["observations"], sa.observations.data["action_mask"],
+                          *(buf.data for buf in sa.extra_model_outputs.values() if np.ndim(buf.data) == 2))]
+
+
+def test_lean_runner_reuses_gather_memory_only_once_no_episode_views_it() -> None:
+    """The episodes' observations, masks and logits are views of pooled
+    blocks: a block that a held episode views is never written again, one
+    that nothing views any more is reused."""
+    runner = _lean_runner("checkers", 6, 40, two_modules=False)
+    held = runner.sample(num_timesteps=60)
+    copies = [a.copy() for a in _gathered_arrays(held)]
+    assert copies and all(a.base is not None for a in _gathered_arrays(held))
+    for _ in range(4):
+        runner.sample(num_timesteps=60)  # dropped at once
+        runner.get_metrics()
+    assert all(np.array_equal(a, c) for a, c in zip(_gathered_arrays(held), copies))
+    blocks = {id(a.base) for a in _gathered_arrays(held)}
+    del held, copies
+    runner.get_metrics()
+    runner._ongoing_episodes_for_metrics.clear()  # what the runner itself keeps for its metrics
+    again = runner.sample(num_timesteps=60)
+    assert blocks & {id(a.base) for a in _gathered_arrays(again)}
+    runner.stop()
+
+
 def test_legal_only_sampling_draws_from_the_modules_distribution() -> None:
     import torch
     from ray.rllib.models.torch.torch_distributions import TorchCategorical
