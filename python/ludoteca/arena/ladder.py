@@ -14,7 +14,7 @@ re-run reuses each tournament whose ``summary.json`` is already there with the
 same agents, games, openings and seed (``--no-reuse`` plays everything again), so
 an interrupted ladder continues where it stopped.
 
-    python -m ludoteca.arena.ladder                     # the full ladder (tens of minutes)
+    python -m ludoteca.arena.ladder --data runs/ladder  # the full ladder (hours on two cores; re-run to continue)
     python -m ludoteca.arena.ladder --quick --out /tmp/ladder.md
 """
 
