@@ -120,23 +120,23 @@ def _finished(folder: Optional[str], game_id: str, specs: Sequence[str], games: 
 
 def _play(
     game_id: str, specs: Sequence[str], games: int, openings: int, jobs: int, seed: int, folder: Optional[str], reuse: bool, log: Any, **kw: Any
-) -> tuple[dict[str, Any], float, bool]:
-    """A tournament of the ladder, or the finished one found in ``folder``: (summary, seconds it took, reused)."""
+) -> tuple[dict[str, Any], float]:
+    """A tournament of the ladder, or the finished one found in ``folder``: (summary, seconds it took)."""
     s = _finished(folder, game_id, specs, games, openings, seed) if reuse else None
     if s is not None:
         if log is not None:
             log.write(f"{game_id}: {' v '.join(specs)}: reused {folder}\n")
-        return s, float(s["seconds"]), True
+        return s, float(s["seconds"])
     t0 = time.perf_counter()
     s = tournament(game_id, list(specs), games=games, openings=openings, jobs=jobs, seed=seed, progress=log is not None, out=folder, **kw)
-    return s, time.perf_counter() - t0, False
+    return s, time.perf_counter() - t0
 
 
 def _engine_match(
     game_id: str, spec: str, engine: str, n: int, openings: int, jobs: int, seed: int, data: Optional[str], log: Any, reuse: bool = True
 ) -> str:
     folder = os.path.join(data, game_id, f"{spec}_v_{engine}".replace(":", "_").replace(",", "_")) if data else None
-    s, took, _ = _play(game_id, [spec, engine], n, openings, jobs, seed, folder, reuse, log, anchor=spec)
+    s, took = _play(game_id, [spec, engine], n, openings, jobs, seed, folder, reuse, log, anchor=spec)
     p = s["pairs"][0]
     ppg, sc = p["points_per_game"], p["score"]
     if log is not None:
@@ -188,7 +188,7 @@ def run_ladder(
         else:
             folder = os.path.join(data, game_id, "ladder") if data else None
             turns = opening_turns(game_id)
-            s, took, _ = _play(game_id, agents, games_per_pair, turns, jobs, seed, folder, reuse, log)
+            s, took = _play(game_id, agents, games_per_pair, turns, jobs, seed, folder, reuse, log)
             start = f", from {turns}-turn random openings (each on both colours)" if turns else ""
             lines += [f"Round robin, {games_per_pair} games per pairing{start}, {took:.0f} s:", "", format_summary(s)]
         engine = ENGINE_SPECS.get(game_id)
