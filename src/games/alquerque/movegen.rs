@@ -69,6 +69,16 @@ struct Seq {
 /// found so far counts as the maximum).
 pub const SEARCH_BUDGET: u32 = 20_000;
 
+thread_local! {
+    static SEARCH_NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Nodes the immediate-removal majority search has visited on this thread
+/// so far (for benchmarks and node-count tests: load does not change it).
+pub fn majority_search_nodes() -> u64 {
+    SEARCH_NODES.with(|n| n.get())
+}
+
 /// Entries the root search keeps between its two passes before recomputing.
 const ROOT_CACHE: usize = 256;
 
@@ -135,6 +145,7 @@ impl Alquerque {
             return 0;
         }
         seq.budget -= 1;
+        SEARCH_NODES.with(|n| n.set(n.get() + 1));
         let mut buf = HopBuf::new();
         self.hops(seq, pos, &mut buf);
         let mut best = 0;

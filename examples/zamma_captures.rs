@@ -1,0 +1,134 @@
+//! Zamma capture cost: how much work alquerque's immediate-removal majority
+//! search does on positions with many mulás (flying kings), the slow case of
+//! the arena ladder (issue #13).
+//!
+//! `cargo run --profile fast --example zamma_captures [-- POSITION ...]`:
+//! per position, the majority-search nodes and time of one `legal_mask`, of
+//! `next_states` (every complete turn, what the agents expand) and of an
+//! `alphabeta` search to depth 4 (the Python agent's defaults: table 2^18,
+//! quiescence); without arguments the ladder's slow position and the worst
+//! positions `--hunt` found.
+//!
+//! `... -- --hunt GAMES SEED`: random zamma games biased towards promotion
+//! (mulás appear early); prints the positions whose `next_states` cost the
+//! most majority-search nodes.
+//!
+//! `... -- --calls N POSITION`: only `N` x (`legal_mask` + `next_states`) on
+//! one position, for `valgrind --tool=callgrind` (instruction counts do not
+//! depend on the machine's load).
+//!
+//! Node counts do not depend on the machine; times do (say the load).
+
+use ludoteca::core::rng_from_seed;
+use ludoteca::games::alquerque::{majority_search_nodes, Alquerque, Board, Removal, State};
+use ludoteca::search::alphabeta::{self, Config};
+use ludoteca::search::eval::Builtin;
+use ludoteca::{Action, Applied, Rules, ToAct};
+use rand::RngExt;
+use std::time::Instant;
+
+/// The ladder's position (39.5 s for ab4's move under load) and the worst
+/// positions `--hunt 300 1` found.
+const POSITIONS: &[&str] = &[
+    "ww7/wwwww3b/9/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b w",
+];
+
+fn measure<T>(f: impl FnOnce() -> T) -> (T, u64, f64) {
+    let n0 = majority_search_nodes();
+    let t = Instant::now();
+    let out = f();
+    (out, majority_search_nodes() - n0, t.elapsed().as_secs_f64())
+}
+
+fn report(rules: &Alquerque, text: &str) {
+    let s = rules.from_position(text).expect("a zamma position");
+    let mut mask = vec![false; rules.spec().num_actions];
+    let (_, n_mask, t_mask) = measure(|| rules.legal_mask(&s, &mut mask));
+    let mut kids = Vec::new();
+    let (_, n_next, t_next) = measure(|| rules.next_states(&s, &mut kids));
+    let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true };
+    let (out, n_ab, t_ab) = measure(|| alphabeta::search(rules, &s, &cfg, &mut Builtin).expect("a search"));
+    println!("{text}");
+    println!(
+        "  legal_mask: {} actions, {n_mask} nodes, {:.3} ms | next_states: {} turns, {n_next} nodes, {:.3} ms",
+        mask.iter().filter(|&&m| m).count(),
+        t_mask * 1e3,
+        kids.len(),
+        t_next * 1e3
+    );
+    println!(
+        "  alphabeta depth 4: {} search nodes, {n_ab} majority nodes, {t_ab:.3} s ({:.3} ms/search node)",
+        out.nodes,
+        t_ab * 1e3 / out.nodes as f64
+    );
+}
+
+/// Random games, a pawn move that promotes or goes furthest preferred, so
+/// that mulás appear; returns (nodes of next_states, position) per turn.
+fn hunt(rules: &Alquerque, games: u32, seed: u64) -> Vec<(u64, String)> {
+    let mut rng = rng_from_seed(seed);
+    let mut found = Vec::new();
+    let mut mask = vec![false; rules.spec().num_actions];
+    for _ in 0..games {
+        let mut s = rules.initial_state(&mut rng);
+        for _ in 0..400 {
+            let ToAct::Player(_) = rules.to_act(&s) else { break };
+            let mut kids = Vec::new();
+            let (_, n, _) = measure(|| rules.next_states(&s, &mut kids));
+            found.push((n, rules.to_position(&s)));
+            let turns = rules.turns(&s);
+            if turns.is_empty() {
+                break;
+            }
+            let kings = |t: &State| t.kings.count_ones();
+            let pick = if rng.random_bool(0.7) {
+                (0..turns.len()).max_by_key(|&i| (kings(&turns[i].state), rng.random_range(0..1000u32))).unwrap()
+            } else {
+                rng.random_range(0..turns.len())
+            };
+            for &a in &turns[pick].actions {
+                rules.legal_mask(&s, &mut mask);
+                assert!(mask[a.index()]);
+                let _: Applied = rules.apply(&mut s, Action(a.0), &mut rng);
+            }
+        }
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.dedup_by(|a, b| a.1 == b.1);
+    found
+}
+
+fn main() {
+    let rules = Alquerque::new(Board::Zamma, Removal::Immediate);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("--hunt") => {
+            let games = args.get(1).map_or(100, |a| a.parse().expect("GAMES"));
+            let seed = args.get(2).map_or(1, |a| a.parse().expect("SEED"));
+            let found = hunt(&rules, games, seed);
+            let total: u64 = found.iter().map(|f| f.0).sum();
+            println!("{} positions, {total} majority nodes in next_states", found.len());
+            for (n, pos) in found.iter().take(10) {
+                println!("{n:>10}  {pos}");
+            }
+        }
+        Some("--calls") => {
+            let n: u32 = args[1].parse().expect("N");
+            let s = rules.from_position(&args[2]).expect("a zamma position");
+            let mut mask = vec![false; rules.spec().num_actions];
+            let mut kids = Vec::new();
+            for _ in 0..n {
+                rules.legal_mask(&s, &mut mask);
+                kids.clear();
+                rules.next_states(&s, &mut kids);
+            }
+            println!("{} turns, {} majority nodes", kids.len(), majority_search_nodes());
+        }
+        _ => {
+            let list: Vec<&str> = if args.is_empty() { POSITIONS.to_vec() } else { args.iter().map(String::as_str).collect() };
+            for text in list {
+                report(&rules, text);
+            }
+        }
+    }
+}
