@@ -13,6 +13,12 @@
 //! (mulás appear early); prints the positions whose `next_states` cost the
 //! most majority-search nodes.
 //!
+//! `... -- --tree POSITION DEPTH`: the same over every position up to
+//! DEPTH turns below POSITION (where an agent's search goes).
+//!
+//! `... -- --search POSITION`: the `next_states` calls of an ab4 search
+//! from POSITION that cost the most majority nodes.
+//!
 //! `... -- --calls N POSITION`: only `N` x (`legal_mask` + `next_states`) on
 //! one position, for `valgrind --tool=callgrind` (instruction counts do not
 //! depend on the machine's load).
@@ -27,10 +33,14 @@ use ludoteca::{Action, Applied, Rules, ToAct};
 use rand::RngExt;
 use std::time::Instant;
 
-/// The ladder's position (39.5 s for ab4's move under load) and the worst
-/// positions `--hunt 300 1` found.
+/// The ladder's position (39.5 s for ab4's move under load) and the three
+/// costliest `next_states` calls of its ab4 search (`--search`): a black
+/// mulá among many white pawns.
 const POSITIONS: &[&str] = &[
     "ww7/wwwww3b/9/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b w",
+    "ww6B/w1www4/1w7/wwww1ww2/2w6/5w3/1w5bb/4w3b/8b b",
+    "ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b",
+    "1w6B/wwwww4/1w7/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b b",
 ];
 
 fn measure<T>(f: impl FnOnce() -> T) -> (T, u64, f64) {
@@ -98,6 +108,94 @@ fn hunt(rules: &Alquerque, games: u32, seed: u64) -> Vec<(u64, String)> {
     found
 }
 
+/// Every distinct position up to `depth` turns below `text`, by the
+/// majority nodes of its `next_states` (the agents' expansion), worst first.
+fn tree(rules: &Alquerque, text: &str, depth: u32) -> Vec<(u64, String)> {
+    let mut level = vec![rules.from_position(text).expect("a zamma position")];
+    let mut seen = std::collections::HashSet::new();
+    let mut found = Vec::new();
+    for _ in 0..=depth {
+        let mut next = Vec::new();
+        for s in level {
+            if !seen.insert(s) || rules.to_act(&s) == ToAct::Terminal {
+                continue;
+            }
+            let mut kids = Vec::new();
+            let (_, n, _) = measure(|| rules.next_states(&s, &mut kids));
+            found.push((n, rules.to_position(&s)));
+            next.extend(kids);
+        }
+        level = next;
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found
+}
+
+/// Alquerque's rules, recording the `next_states` calls that cost the most
+/// majority nodes (to find where a search spends them).
+struct Recorder {
+    rules: Alquerque,
+    worst: std::cell::RefCell<Vec<(u64, State)>>,
+}
+
+// The search runs on one thread; the RefCell is only touched there.
+unsafe impl Sync for Recorder {}
+
+impl Rules for Recorder {
+    type State = State;
+    fn spec(&self) -> &ludoteca::GameSpec {
+        self.rules.spec()
+    }
+    fn initial_state(&self, rng: &mut ludoteca::GameRng) -> State {
+        self.rules.initial_state(rng)
+    }
+    fn to_act(&self, s: &State) -> ToAct {
+        self.rules.to_act(s)
+    }
+    fn legal_mask(&self, s: &State, mask: &mut [bool]) {
+        self.rules.legal_mask(s, mask)
+    }
+    fn apply(&self, s: &mut State, a: Action, rng: &mut ludoteca::GameRng) -> Applied {
+        self.rules.apply(s, a, rng)
+    }
+    fn returns(&self, s: &State) -> [f32; 2] {
+        self.rules.returns(s)
+    }
+    fn observe(&self, s: &State, out: &mut [f32]) {
+        self.rules.observe(s, out)
+    }
+    fn to_position(&self, s: &State) -> String {
+        self.rules.to_position(s)
+    }
+    fn from_position(&self, text: &str) -> ludoteca::Result<State> {
+        self.rules.from_position(text)
+    }
+    fn action_to_string(&self, s: &State, a: Action) -> String {
+        self.rules.action_to_string(s, a)
+    }
+    fn notation(&self, s: &State, actions: &[Action]) -> String {
+        self.rules.notation(s, actions)
+    }
+    fn piece_counts(&self, s: &State) -> [u32; 2] {
+        self.rules.piece_counts(s)
+    }
+    fn heuristic(&self, s: &State, p: ludoteca::Player) -> f32 {
+        self.rules.heuristic(s, p)
+    }
+    fn turns(&self, s: &State) -> Vec<ludoteca::Turn<State>> {
+        self.rules.turns(s)
+    }
+    fn next_states(&self, s: &State, out: &mut Vec<State>) {
+        let (_, n, _) = measure(|| self.rules.next_states(s, out));
+        let mut w = self.worst.borrow_mut();
+        w.push((n, *s));
+        if w.len() > 4096 {
+            w.sort_by(|a, b| b.0.cmp(&a.0));
+            w.truncate(64);
+        }
+    }
+}
+
 fn main() {
     let rules = Alquerque::new(Board::Zamma, Removal::Immediate);
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -106,6 +204,29 @@ fn main() {
             let games = args.get(1).map_or(100, |a| a.parse().expect("GAMES"));
             let seed = args.get(2).map_or(1, |a| a.parse().expect("SEED"));
             let found = hunt(&rules, games, seed);
+            let total: u64 = found.iter().map(|f| f.0).sum();
+            println!("{} positions, {total} majority nodes in next_states", found.len());
+            for (n, pos) in found.iter().take(10) {
+                println!("{n:>10}  {pos}");
+            }
+        }
+        Some("--search") => {
+            let rec = Recorder { rules: Alquerque::new(Board::Zamma, Removal::Immediate), worst: Default::default() };
+            let s = rules.from_position(&args[1]).expect("a zamma position");
+            let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true };
+            alphabeta::search(&rec, &s, &cfg, &mut Builtin).expect("a search");
+            let mut w = rec.worst.into_inner();
+            let total: u64 = w.iter().map(|f| f.0).sum();
+            w.sort_by(|a, b| b.0.cmp(&a.0));
+            w.dedup_by(|a, b| a.1 == b.1);
+            println!("{total} majority nodes in the recorded next_states");
+            for (n, s) in w.iter().take(10) {
+                println!("{n:>10}  {}", rules.to_position(s));
+            }
+        }
+        Some("--tree") => {
+            let depth: u32 = args[2].parse().expect("DEPTH");
+            let found = tree(&rules, &args[1], depth);
             let total: u64 = found.iter().map(|f| f.0).sum();
             println!("{} positions, {total} majority nodes in next_states", found.len());
             for (n, pos) in found.iter().take(10) {
