@@ -17,7 +17,10 @@ use super::deferred::{walk_jumps, walk_jumps_in, Jump, JumpSet, Maze, Situation}
 use super::rules::Alquerque;
 use super::state::State;
 use crate::core::{Action, Applied, Outcome, Player};
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
+
+#[cfg(test)]
+mod unmemoized;
 
 /// One capture hop of a piece: landing point, jumped piece, direction, and
 /// the number of points travelled along the line.
@@ -60,27 +63,119 @@ struct Seq {
     king: bool,
     /// Search nodes left (see [`SEARCH_BUDGET`]).
     budget: u32,
+    /// Whether the budget ran out below the node being counted (its value
+    /// is then only a lower bound and is not memoized).
+    cut: bool,
 }
 
-/// Search nodes one hop's evaluation may visit in immediate mode, where every
-/// hop removes a piece, so sequences are at most as long as the pieces
-/// capturable; the search stops as soon as it reaches that bound, so it ends
-/// long before this in practice (**Decision**: past it, the best sequence
-/// found so far counts as the maximum).
+/// Search nodes one root hop's evaluation may expand in immediate mode,
+/// where every hop removes a piece, so sequences are at most as long as the
+/// pieces capturable; the search stops as soon as it reaches that bound.
+/// **Decision**: past the budget, the best sequence found so far counts as
+/// the maximum. **Decision** (memoized search, issue #13): a node is a
+/// situation (capturing point, own pieces, enemy pieces) counted once per
+/// decision ([`Memo`]); only situations not yet counted use the budget, so
+/// the cut comes later than in the earlier unmemoized search, which gave
+/// every revisit its own node, and where that search was cut the answer can
+/// only be more exact (the budget is reached on none of the perft tables,
+/// playthroughs and random games of the tests; the unmemoized search was cut
+/// on positions with a mulá among many enemy pawns, e.g. the ladder's
+/// `ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b`).
 pub const SEARCH_BUDGET: u32 = 20_000;
 
 thread_local! {
     static SEARCH_NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static SEARCH_CUTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Nodes the immediate-removal majority search has visited on this thread
+/// Nodes the immediate-removal majority search has expanded on this thread
 /// so far (for benchmarks and node-count tests: load does not change it).
 pub fn majority_search_nodes() -> u64 {
     SEARCH_NODES.with(|n| n.get())
 }
 
-/// Entries the root search keeps between its two passes before recomputing.
-const ROOT_CACHE: usize = 256;
+/// Root hops whose evaluation reached [`SEARCH_BUDGET`] on this thread so
+/// far (the answer is then the best sequence found within it).
+pub fn majority_search_cuts() -> u64 {
+    SEARCH_CUTS.with(|n| n.get())
+}
+
+/// The exact values [`Alquerque::best`] has counted within one decision (or
+/// one listing of a position's turns): the same situation is reached by
+/// many routes (the same pieces taken in another order, a mulá landing on
+/// another point behind the same piece), and without this table each route
+/// searched it again, exponentially often in the number of pieces a mulá
+/// could take. Open addressing, linear probing, grown at half full.
+struct Memo {
+    slots: Vec<Slot>,
+    len: usize,
+}
+
+#[derive(Copy, Clone)]
+struct Slot {
+    own: u128,
+    enemy: u128,
+    /// Capturing point | 0x80 for a mulá; [`Slot::EMPTY`] marks a free slot.
+    tag: u8,
+    value: u8,
+}
+
+impl Slot {
+    const EMPTY: u8 = 0xFF;
+}
+
+impl Memo {
+    fn new() -> Memo {
+        Memo { slots: Vec::new(), len: 0 }
+    }
+
+    #[inline]
+    fn home(&self, own: u128, enemy: u128, tag: u8) -> usize {
+        let mut h = crate::core::splitmix64(own as u64 ^ (own >> 64) as u64 ^ (tag as u64) << 56);
+        h = crate::core::splitmix64(h ^ enemy as u64 ^ ((enemy >> 64) as u64).rotate_left(29));
+        h as usize & (self.slots.len() - 1)
+    }
+
+    #[inline]
+    fn get(&self, own: u128, enemy: u128, tag: u8) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(own, enemy, tag);
+        loop {
+            let e = &self.slots[i];
+            if e.tag == Slot::EMPTY {
+                return None;
+            }
+            if e.tag == tag && e.own == own && e.enemy == enemy {
+                return Some(e.value as u32);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, own: u128, enemy: u128, tag: u8, value: u32) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (2 * self.slots.len()).max(64);
+            let old = std::mem::replace(&mut self.slots, vec![Slot { own: 0, enemy: 0, tag: Slot::EMPTY, value: 0 }; size]);
+            self.len = 0;
+            for e in old.into_iter().filter(|e| e.tag != Slot::EMPTY) {
+                self.insert(e.own, e.enemy, e.tag, e.value as u32);
+            }
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(own, enemy, tag);
+        while self.slots[i].tag != Slot::EMPTY {
+            if self.slots[i].tag == tag && self.slots[i].own == own && self.slots[i].enemy == enemy {
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = Slot { own, enemy, tag, value: value as u8 };
+        self.len += 1;
+    }
+}
 
 impl Alquerque {
     /// The capture hops of the piece on `from`, given the occupancy of `seq`.
@@ -138,41 +233,59 @@ impl Alquerque {
         seq.enemy &= !(1u128 << h.victim);
     }
 
-    /// Immediate mode: the most pieces a continuation from `pos` captures,
-    /// stopping early once `limit` is reached (`limit` = pieces still capturable).
-    fn best(&self, seq: &mut Seq, pos: u8, limit: u32) -> u32 {
-        if limit == 0 || seq.budget == 0 {
+    /// Immediate mode: the most pieces a continuation from `pos` captures.
+    /// Every hop removes a piece, so the enemy's pieces bound it: the search
+    /// stops as soon as a continuation takes them all.
+    fn best(&self, seq: &mut Seq, memo: &mut Memo, pos: u8) -> u32 {
+        let limit = seq.enemy.count_ones();
+        if limit == 0 {
+            return 0;
+        }
+        let tag = pos | (seq.king as u8) << 7;
+        if let Some(v) = memo.get(seq.own, seq.enemy, tag) {
+            return v;
+        }
+        if seq.budget == 0 {
+            seq.cut = true;
             return 0;
         }
         seq.budget -= 1;
         SEARCH_NODES.with(|n| n.set(n.get() + 1));
+        let cut_above = std::mem::replace(&mut seq.cut, false);
         let mut buf = HopBuf::new();
         self.hops(seq, pos, &mut buf);
         let mut best = 0;
         for h in buf.as_slice() {
-            let v = self.hop_value(seq, pos, h, limit);
-            if v > best {
-                best = v;
-                if best >= limit {
-                    return best;
-                }
+            best = best.max(self.hop_value(seq, memo, pos, h));
+            if best >= limit {
+                break;
             }
         }
+        if !seq.cut || best >= limit {
+            memo.insert(seq.own, seq.enemy, tag, best);
+        }
+        seq.cut |= cut_above;
         best
     }
 
     /// Immediate mode: `1 + best(after h)`.
-    fn hop_value(&self, seq: &mut Seq, from: u8, h: &Hop, limit: u32) -> u32 {
+    fn hop_value(&self, seq: &mut Seq, memo: &mut Memo, from: u8, h: &Hop) -> u32 {
         let saved = (seq.own, seq.enemy);
         self.make(seq, from, h);
-        let v = 1 + self.best(seq, h.to, limit - 1);
+        let v = 1 + self.best(seq, memo, h.to);
         (seq.own, seq.enemy) = saved;
         v
     }
 
     fn seq_of(&self, s: &State, from: u8) -> Seq {
         let me = s.side.index();
-        Seq { own: s.pieces[me], enemy: s.pieces[1 - me], king: s.kings >> from & 1 != 0, budget: SEARCH_BUDGET }
+        Seq {
+            own: s.pieces[me],
+            enemy: s.pieces[1 - me],
+            king: s.kings >> from & 1 != 0,
+            budget: SEARCH_BUDGET,
+            cut: false,
+        }
     }
 
     /// Deferred mode: the fixed board of a sequence by the piece on `at`.
@@ -229,15 +342,15 @@ impl Alquerque {
         found
     }
 
-    /// Pieces of the opponent that a sequence can still capture.
-    #[inline]
-    fn capturable(&self, s: &State) -> u32 {
-        (s.pieces[s.side.other().index()] & !s.jumped).count_ones()
-    }
-
     /// Calls `f(from, hop)` for every hop that begins a maximal capture
     /// sequence at this decision; returns the maximum (0: no capture).
-    pub(super) fn for_each_best_hop(&self, s: &State, mut f: impl FnMut(u8, &Hop)) -> u32 {
+    pub(super) fn for_each_best_hop(&self, s: &State, f: impl FnMut(u8, &Hop)) -> u32 {
+        self.for_each_best_hop_in(s, &mut Memo::new(), f)
+    }
+
+    /// [`Alquerque::for_each_best_hop`] with the situations counted so far in
+    /// `memo` (immediate mode).
+    fn for_each_best_hop_in(&self, s: &State, memo: &mut Memo, f: impl FnMut(u8, &Hop)) -> u32 {
         let me = s.side.index();
         // At a turn's start only a piece with a first hop can begin a
         // sequence (in either removal mode nothing is jumped yet), and most
@@ -249,44 +362,36 @@ impl Alquerque {
         if self.deferred {
             return self.for_each_best_deferred_hop(s, movers, f);
         }
-        let limit = self.capturable(s);
-        let mut cache = [0u8; ROOT_CACHE];
-        let mut k = 0usize;
+        self.for_each_best_immediate_hop(s, movers, memo, f)
+    }
+
+    /// [`Alquerque::for_each_best_hop`] in immediate mode, with the values
+    /// counted so far in `memo` (this decision's, or those of every decision
+    /// of the turns being listed: a situation's value does not depend on the
+    /// route to it).
+    fn for_each_best_immediate_hop(&self, s: &State, movers: u128, memo: &mut Memo, mut f: impl FnMut(u8, &Hop)) -> u32 {
+        let mut values: Vec<(u8, Hop, u32)> = Vec::new();
         let mut best = 0u32;
-        let mut bits = movers;
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
+        for from in crate::bits::SetBits(movers) {
+            let from = from as u8;
             let mut seq = self.seq_of(s, from);
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
                 seq.budget = SEARCH_BUDGET;
-                let v = self.hop_value(&mut seq, from, h, limit);
-                if k < ROOT_CACHE {
-                    cache[k] = v as u8;
+                seq.cut = false;
+                let v = self.hop_value(&mut seq, memo, from, h);
+                if seq.cut {
+                    SEARCH_CUTS.with(|n| n.set(n.get() + 1));
                 }
-                k += 1;
+                values.push((from, *h, v));
                 best = best.max(v);
             }
         }
-        if best == 0 {
-            return 0;
-        }
-        let mut k = 0usize;
-        let mut bits = movers;
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let mut seq = self.seq_of(s, from);
-            let mut buf = HopBuf::new();
-            self.hops(&seq, from, &mut buf);
-            for h in buf.as_slice() {
-                seq.budget = SEARCH_BUDGET;
-                let v = if k < ROOT_CACHE { cache[k] as u32 } else { self.hop_value(&mut seq, from, h, limit) };
-                k += 1;
-                if v == best {
-                    f(from, h);
+        if best > 0 {
+            for (from, h, v) in &values {
+                if *v == best {
+                    f(*from, h);
                 }
             }
         }
@@ -425,12 +530,17 @@ impl Alquerque {
     }
 
     /// Calls `f` for every legal action of the decision (offer actions excluded).
-    pub(super) fn for_each_legal(&self, s: &State, mut f: impl FnMut(Action)) {
+    pub(super) fn for_each_legal(&self, s: &State, f: impl FnMut(Action)) {
+        self.for_each_legal_in(s, &mut Memo::new(), f)
+    }
+
+    /// [`Alquerque::for_each_legal`] with the situations counted so far in `memo`.
+    fn for_each_legal_in(&self, s: &State, memo: &mut Memo, mut f: impl FnMut(Action)) {
         if s.pieces[s.side.index()] == 0 {
             return;
         }
         let side = s.side;
-        let best = self.for_each_best_hop(s, |from, h| f(self.encode(side, from, h.dir, h.steps)));
+        let best = self.for_each_best_hop_in(s, memo, |from, h| f(self.encode(side, from, h.dir, h.steps)));
         if best == 0 && !s.mid_turn() {
             self.for_each_simple_move(s, |from, d, steps, _| f(self.encode(side, from, d, steps)));
         }
@@ -468,8 +578,9 @@ impl Alquerque {
             } else {
                 s.pieces[1 - me] &= !vb;
                 s.kings &= !vb;
-                let mut seq = self.seq_of(s, to);
-                self.best(&mut seq, to, 1) > 0
+                let mut buf = HopBuf::new();
+                self.hops(&self.seq_of(s, to), to, &mut buf);
+                buf.n > 0
             };
             if more {
                 s.capturing = to;
@@ -537,12 +648,19 @@ impl Alquerque {
                 return;
             }
         }
+        // One table for every decision of the listing, and a mid-turn
+        // situation reached again under the same first decision is walked
+        // once: breadth first, its first visit has the shortest path, and
+        // the turns below it are the same from every visit (they used to be
+        // listed once per route, exponentially often with a mulá).
+        let mut memo = Memo::new();
+        let mut seen: HashSet<(Action, [u128; 2], u128, u8)> = HashSet::new();
         let mut queue = VecDeque::new();
         queue.push_back((*s, Vec::new()));
         let mut legal = Vec::new();
         while let Some((cur, path)) = queue.pop_front() {
             legal.clear();
-            self.for_each_legal(&cur, |a| legal.push(a));
+            self.for_each_legal_in(&cur, &mut memo, |a| legal.push(a));
             legal.sort_unstable();
             for &a in &legal {
                 let mut next = cur;
@@ -550,7 +668,7 @@ impl Alquerque {
                 p.push(a);
                 if self.apply_action(&mut next, a) == Applied::TurnOver {
                     f(&p, &next);
-                } else {
+                } else if seen.insert((p[0], next.pieces, next.kings, next.capturing)) {
                     queue.push_back((next, p));
                 }
             }

@@ -727,3 +727,69 @@ fn pieces_able_to_capture_found_by_set_shifts_are_those_with_a_capture_hop() {
         assert!(checked[0] > 100 && checked[1] > 100, "{board:?}: {checked:?} positions without / with a capture");
     }
 }
+
+/// Random games in which the side to move prefers (7 times in 10) the turn
+/// leaving the most mulás on the board: positions with flying kings, where
+/// the majority search has the most to do. Calls `f` at every turn start.
+fn games_with_mulas(r: &Alquerque, games: u32, seed: u64, mut f: impl FnMut(&State)) {
+    let mut rng = rng_from_seed(seed);
+    for _ in 0..games {
+        let mut s = r.start;
+        for _ in 0..300 {
+            if r.to_act(&s) == ToAct::Terminal {
+                break;
+            }
+            f(&s);
+            let turns = r.turns(&s);
+            let pick = if rng.random_bool(0.7) {
+                (0..turns.len()).max_by_key(|&i| (turns[i].state.kings.count_ones(), rng.random_range(0..1000u32))).unwrap()
+            } else {
+                rng.random_range(0..turns.len())
+            };
+            s = turns[pick].state;
+        }
+    }
+}
+
+#[test]
+fn memoized_majority_search_finds_the_hops_and_turns_of_the_unmemoized_one() {
+    // Issue #13: the memo and the listing's walk of each mid-turn situation
+    // once must not change a legal hop or a listed turn (every decision of
+    // every turn compared, mid-sequence ones included).
+    for (b, seed, games) in [(Board::Kharbaga, 5, 40), (Board::Zamma, 6, 30)] {
+        let r = rules(b, Immediate);
+        let (mut decisions, mut with_mulas, mut cut) = (0, 0, 0);
+        games_with_mulas(&r, games, seed, |s| {
+            let old_turns = r.unmemoized_turns(s);
+            let mut new_turns: Vec<(Vec<Action>, State)> = Vec::new();
+            r.for_each_turn(s, &mut |p, e| {
+                if !new_turns.iter().any(|(_, x)| x == e) {
+                    new_turns.push((p.to_vec(), *e));
+                }
+            });
+            assert_eq!(new_turns, old_turns, "{b:?} turns at {}", r.to_position(s));
+            // Every decision on the way: the position and the mid-turn ones.
+            let mut mids = vec![*s];
+            for (path, _) in &old_turns {
+                let mut t = *s;
+                for &a in &path[..path.len() - 1] {
+                    r.apply_action(&mut t, a);
+                    mids.push(t);
+                }
+            }
+            for t in mids {
+                let (old, old_best, _, old_cut) = r.unmemoized_best_hops(&t);
+                let mut new = Vec::new();
+                let best = r.for_each_best_hop(&t, |from, h| new.push((from, *h)));
+                assert!(!old_cut, "{b:?}: the unmemoized search was cut at {}", r.to_position(&t));
+                cut += old_cut as u32;
+                assert_eq!((new, best), (old, old_best), "{b:?} at {}", r.to_position(&t));
+                decisions += 1;
+                with_mulas += (best > 0 && t.kings & t.pieces[t.side.index()] != 0) as u32;
+            }
+        });
+        eprintln!("{b:?}: {decisions} decisions, {with_mulas} with mulas");
+        assert!(decisions > 1000 && with_mulas > 50, "{b:?}: {decisions} decisions, {with_mulas} capturing with mulás");
+        assert_eq!(cut, 0);
+    }
+}
