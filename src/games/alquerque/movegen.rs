@@ -66,6 +66,10 @@ struct Seq {
     /// Whether the budget ran out below the node being counted (its value
     /// is then only a lower bound and is not memoized).
     cut: bool,
+    /// The enemy pieces this sequence could ever take
+    /// ([`Alquerque::takeable`]): a node's value is at most how many of them
+    /// are left, and the search stops there.
+    takeable: u128,
 }
 
 /// Search nodes one root hop's evaluation may expand in immediate mode,
@@ -234,10 +238,10 @@ impl Alquerque {
     }
 
     /// Immediate mode: the most pieces a continuation from `pos` captures.
-    /// Every hop removes a piece, so the enemy's pieces bound it: the search
-    /// stops as soon as a continuation takes them all.
+    /// Every hop removes a piece, so the takeable enemy pieces left bound
+    /// it: the search stops as soon as a continuation takes them all.
     fn best(&self, seq: &mut Seq, memo: &mut Memo, pos: u8) -> u32 {
-        let limit = seq.enemy.count_ones();
+        let limit = (seq.enemy & seq.takeable).count_ones();
         if limit == 0 {
             return 0;
         }
@@ -279,13 +283,58 @@ impl Alquerque {
 
     fn seq_of(&self, s: &State, from: u8) -> Seq {
         let me = s.side.index();
+        let (own, enemy) = (s.pieces[me], s.pieces[1 - me]);
         Seq {
-            own: s.pieces[me],
-            enemy: s.pieces[1 - me],
+            own,
+            enemy,
             king: s.kings >> from & 1 != 0,
             budget: SEARCH_BUDGET,
             cut: false,
+            takeable: self.takeable(own & !(1u128 << from), enemy),
         }
+    }
+
+    /// Immediate mode: a superset of the enemy pieces a sequence by a piece
+    /// other than `still` (the mover's other pieces, which do not move
+    /// during it) can take. A piece is jumped along a line with the point
+    /// before it (where the jumper comes from, or stands) and the point after
+    /// it (where it lands) both free at that moment: each is empty, or held
+    /// by an enemy piece taken before. So the takeable pieces are peeled
+    /// from outside in, until no more is freed; a piece in a corner, or
+    /// walled in by the mover's own pieces and such, is never takeable.
+    /// (The positions with a mulá among many enemy pawns were slow because
+    /// the bound counted pieces no route can reach: every route had to be
+    /// tried to prove it.)
+    fn takeable(&self, still: u128, enemy: u128) -> u128 {
+        let g = &self.geo;
+        let open = g.points & !still & !enemy;
+        let mut taken = 0u128;
+        loop {
+            let free = open | taken;
+            let mut found = 0u128;
+            for d in 0..4 {
+                found |= self.before_in(d, free) & self.before_in(d + 4, free);
+            }
+            found &= enemy;
+            if found == taken {
+                return taken;
+            }
+            taken = found;
+        }
+    }
+
+    /// The points whose next point in direction `d` is in `set`.
+    fn before_in(&self, d: usize, set: u128) -> u128 {
+        self.geo.before(d, set).unwrap_or_else(|| {
+            let line = &self.geo.next[d];
+            let mut out = 0u128;
+            for p in crate::bits::SetBits(self.geo.points & self.geo.has_next[d]) {
+                if set >> line[p as usize] & 1 != 0 {
+                    out |= 1u128 << p;
+                }
+            }
+            out
+        })
     }
 
     /// Deferred mode: the fixed board of a sequence by the piece on `at`.

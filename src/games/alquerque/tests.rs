@@ -793,3 +793,16 @@ fn memoized_majority_search_finds_the_hops_and_turns_of_the_unmemoized_one() {
         assert_eq!(cut, 0);
     }
 }
+
+#[test]
+fn scratch_ladder() {
+    let r = z(Immediate);
+    for text in ["ww6B/w1www4/1w7/wwww1ww2/2w6/5w3/1w5bb/4w3b/8b b", "ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b", "1w6B/wwwww4/1w7/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b b"] {
+        let s = pos(&r, text);
+        let (old, ob, on, oc) = r.unmemoized_best_hops(&s);
+        let n0 = majority_search_nodes();
+        let mut new = Vec::new();
+        let b = r.for_each_best_hop(&s, |f, h| new.push((f, *h)));
+        eprintln!("{text}: enemy {} old best {ob} nodes {on} cut {oc} | new best {b} nodes {} same {}", s.pieces[1].count_ones(), majority_search_nodes() - n0, old == new);
+    }
+}
