@@ -104,12 +104,23 @@ pub fn majority_search_cuts() -> u64 {
     SEARCH_CUTS.with(|n| n.get())
 }
 
-/// The exact values [`Alquerque::best`] has counted within one decision (or
-/// one listing of a position's turns): the same situation is reached by
-/// many routes (the same pieces taken in another order, a mulá landing on
-/// another point behind the same piece), and without this table each route
-/// searched it again, exponentially often in the number of pieces a mulá
-/// could take. Open addressing, linear probing, grown at half full.
+/// What is known of a situation's value (the most pieces a continuation
+/// from it captures).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Known {
+    Exact(u32),
+    AtLeast(u32),
+    AtMost(u32),
+}
+
+/// What [`Alquerque::best`] and [`Alquerque::reaches`] have found out about
+/// situations (capturing point, own pieces, enemy pieces) within one
+/// decision, or one listing of a position's turns: the same situation is
+/// reached by many routes (the same pieces taken in another order, a mulá
+/// landing on another point behind the same piece), and without this table
+/// each route searched it again, exponentially often in the number of
+/// pieces a mulá could take. Open addressing, linear probing, grown at half
+/// full.
 struct Memo {
     slots: Vec<Slot>,
     len: usize,
@@ -121,7 +132,7 @@ struct Slot {
     enemy: u128,
     /// Capturing point | 0x80 for a mulá; [`Slot::EMPTY`] marks a free slot.
     tag: u8,
-    value: u8,
+    known: Known,
 }
 
 impl Slot {
@@ -140,44 +151,54 @@ impl Memo {
         h as usize & (self.slots.len() - 1)
     }
 
+    /// The slot of a situation, or of the free slot where it would go.
     #[inline]
-    fn get(&self, own: u128, enemy: u128, tag: u8) -> Option<u32> {
-        if self.slots.is_empty() {
-            return None;
-        }
+    fn find(&self, own: u128, enemy: u128, tag: u8) -> usize {
         let mask = self.slots.len() - 1;
         let mut i = self.home(own, enemy, tag);
         loop {
             let e = &self.slots[i];
-            if e.tag == Slot::EMPTY {
-                return None;
-            }
-            if e.tag == tag && e.own == own && e.enemy == enemy {
-                return Some(e.value as u32);
+            if e.tag == Slot::EMPTY || (e.tag == tag && e.own == own && e.enemy == enemy) {
+                return i;
             }
             i = (i + 1) & mask;
         }
     }
 
-    fn insert(&mut self, own: u128, enemy: u128, tag: u8, value: u32) {
+    #[inline]
+    fn get(&self, own: u128, enemy: u128, tag: u8) -> Option<Known> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let e = &self.slots[self.find(own, enemy, tag)];
+        (e.tag != Slot::EMPTY).then_some(e.known)
+    }
+
+    /// Records `known`; an exact value is never replaced, bounds keep the
+    /// tighter one.
+    fn record(&mut self, own: u128, enemy: u128, tag: u8, known: Known) {
         if 2 * (self.len + 1) > self.slots.len() {
             let size = (2 * self.slots.len()).max(64);
-            let old = std::mem::replace(&mut self.slots, vec![Slot { own: 0, enemy: 0, tag: Slot::EMPTY, value: 0 }; size]);
+            let empty = Slot { own: 0, enemy: 0, tag: Slot::EMPTY, known: Known::Exact(0) };
+            let old = std::mem::replace(&mut self.slots, vec![empty; size]);
             self.len = 0;
             for e in old.into_iter().filter(|e| e.tag != Slot::EMPTY) {
-                self.insert(e.own, e.enemy, e.tag, e.value as u32);
+                self.record(e.own, e.enemy, e.tag, e.known);
             }
         }
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(own, enemy, tag);
-        while self.slots[i].tag != Slot::EMPTY {
-            if self.slots[i].tag == tag && self.slots[i].own == own && self.slots[i].enemy == enemy {
-                return;
-            }
-            i = (i + 1) & mask;
+        let i = self.find(own, enemy, tag);
+        let slot = &mut self.slots[i];
+        if slot.tag == Slot::EMPTY {
+            *slot = Slot { own, enemy, tag, known };
+            self.len += 1;
+            return;
         }
-        self.slots[i] = Slot { own, enemy, tag, value: value as u8 };
-        self.len += 1;
+        slot.known = match (slot.known, known) {
+            (Known::Exact(v), _) => Known::Exact(v),
+            (Known::AtLeast(a), Known::AtLeast(b)) => Known::AtLeast(a.max(b)),
+            (Known::AtMost(a), Known::AtMost(b)) => Known::AtMost(a.min(b)),
+            (_, k) => k,
+        };
     }
 }
 
@@ -246,8 +267,10 @@ impl Alquerque {
             return 0;
         }
         let tag = pos | (seq.king as u8) << 7;
-        if let Some(v) = memo.get(seq.own, seq.enemy, tag) {
-            return v;
+        match memo.get(seq.own, seq.enemy, tag) {
+            Some(Known::Exact(v)) => return v,
+            Some(Known::AtLeast(v)) if v >= limit => return v,
+            _ => {}
         }
         if seq.budget == 0 {
             seq.cut = true;
@@ -266,10 +289,59 @@ impl Alquerque {
             }
         }
         if !seq.cut || best >= limit {
-            memo.insert(seq.own, seq.enemy, tag, best);
+            memo.record(seq.own, seq.enemy, tag, Known::Exact(best));
         }
         seq.cut |= cut_above;
         best
+    }
+
+    /// Immediate mode: whether a continuation from `pos` captures at least
+    /// `need` pieces: the first route that does ends the search, and no
+    /// route is tried that cannot (too few takeable pieces left). A legal
+    /// hop is one after which the decision's maximum less one is still
+    /// reachable, and telling that is much cheaper than counting how many
+    /// pieces every other hop could take. `false` when the budget ran out
+    /// before a route was found (`seq.cut`).
+    fn reaches(&self, seq: &mut Seq, memo: &mut Memo, pos: u8, need: u32) -> bool {
+        if need == 0 {
+            return true;
+        }
+        if (seq.enemy & seq.takeable).count_ones() < need {
+            return false;
+        }
+        let tag = pos | (seq.king as u8) << 7;
+        match memo.get(seq.own, seq.enemy, tag) {
+            Some(Known::Exact(v)) => return v >= need,
+            Some(Known::AtLeast(v)) if v >= need => return true,
+            Some(Known::AtMost(v)) if v < need => return false,
+            _ => {}
+        }
+        if seq.budget == 0 {
+            seq.cut = true;
+            return false;
+        }
+        seq.budget -= 1;
+        SEARCH_NODES.with(|n| n.set(n.get() + 1));
+        let cut_above = std::mem::replace(&mut seq.cut, false);
+        let mut buf = HopBuf::new();
+        self.hops(seq, pos, &mut buf);
+        let mut found = false;
+        for h in buf.as_slice() {
+            let saved = (seq.own, seq.enemy);
+            self.make(seq, pos, h);
+            found = self.reaches(seq, memo, h.to, need - 1);
+            (seq.own, seq.enemy) = saved;
+            if found {
+                break;
+            }
+        }
+        if found {
+            memo.record(seq.own, seq.enemy, tag, Known::AtLeast(need));
+        } else if !seq.cut {
+            memo.record(seq.own, seq.enemy, tag, Known::AtMost(need - 1));
+        }
+        seq.cut |= cut_above;
+        found
     }
 
     /// Immediate mode: `1 + best(after h)`.
@@ -419,30 +491,71 @@ impl Alquerque {
     /// of the turns being listed: a situation's value does not depend on the
     /// route to it).
     fn for_each_best_immediate_hop(&self, s: &State, movers: u128, memo: &mut Memo, mut f: impl FnMut(u8, &Hop)) -> u32 {
-        let mut values: Vec<(u8, Hop, u32)> = Vec::new();
+        // First the maximum, per mover from where it stands, then the hops
+        // that keep it reachable. If the budget cuts either, every hop is
+        // valued on its own budget instead (the way the search always went
+        // before the memo).
         let mut best = 0u32;
+        let mut per_mover = [0u8; 81];
+        let mut cut = false;
+        for from in crate::bits::SetBits(movers) {
+            let mut seq = self.seq_of(s, from as u8);
+            per_mover[from as usize] = self.best(&mut seq, memo, from as u8) as u8;
+            best = best.max(per_mover[from as usize] as u32);
+            cut |= seq.cut;
+        }
+        if best == 0 && !cut {
+            return 0;
+        }
+        let mut legal: Vec<(u8, Hop)> = Vec::new();
         for from in crate::bits::SetBits(movers) {
             let from = from as u8;
+            if cut {
+                break;
+            }
+            if per_mover[from as usize] as u32 != best {
+                continue;
+            }
             let mut seq = self.seq_of(s, from);
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
+                let saved = (seq.own, seq.enemy);
+                self.make(&mut seq, from, h);
                 seq.budget = SEARCH_BUDGET;
-                seq.cut = false;
-                let v = self.hop_value(&mut seq, memo, from, h);
-                if seq.cut {
-                    SEARCH_CUTS.with(|n| n.set(n.get() + 1));
+                if self.reaches(&mut seq, memo, h.to, best - 1) {
+                    // No hop is worth more than the maximum.
+                    memo.record(seq.own, seq.enemy, h.to | (seq.king as u8) << 7, Known::Exact(best - 1));
+                    legal.push((from, *h));
                 }
-                values.push((from, *h, v));
-                best = best.max(v);
+                cut |= seq.cut;
+                (seq.own, seq.enemy) = saved;
             }
         }
-        if best > 0 {
-            for (from, h, v) in &values {
-                if *v == best {
-                    f(*from, h);
+        if cut {
+            legal.clear();
+            best = 0;
+            let mut values: Vec<(u8, Hop, u32)> = Vec::new();
+            for from in crate::bits::SetBits(movers) {
+                let from = from as u8;
+                let mut seq = self.seq_of(s, from);
+                let mut buf = HopBuf::new();
+                self.hops(&seq, from, &mut buf);
+                for h in buf.as_slice() {
+                    seq.budget = SEARCH_BUDGET;
+                    seq.cut = false;
+                    let v = self.hop_value(&mut seq, memo, from, h);
+                    if seq.cut {
+                        SEARCH_CUTS.with(|n| n.set(n.get() + 1));
+                    }
+                    values.push((from, *h, v));
+                    best = best.max(v);
                 }
             }
+            legal.extend(values.iter().filter(|v| best > 0 && v.2 == best).map(|v| (v.0, v.1)));
+        }
+        for (from, h) in &legal {
+            f(*from, h);
         }
         best
     }
