@@ -18,6 +18,41 @@ use super::rules::Alquerque;
 use super::state::State;
 use crate::core::{Action, Applied, Outcome, Player};
 use std::collections::{HashSet, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast hasher for the listing's set of situations walked (its keys are
+/// words; SipHash cost more than the walk).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        crate::core::splitmix64(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, w: u64) {
+        self.0 = crate::core::splitmix64(self.0 ^ w);
+    }
+    fn write_u128(&mut self, w: u128) {
+        self.write_u64(w as u64);
+        self.write_u64((w >> 64) as u64);
+    }
+    fn write_u32(&mut self, w: u32) {
+        self.write_u64(w as u64);
+    }
+    fn write_u8(&mut self, w: u8) {
+        self.write_u64(w as u64);
+    }
+    fn write_usize(&mut self, w: usize) {
+        self.write_u64(w as u64);
+    }
+}
 
 #[cfg(test)]
 mod unmemoized;
@@ -353,22 +388,23 @@ impl Alquerque {
         v
     }
 
-    fn seq_of(&self, s: &State, from: u8) -> Seq {
+    /// The search's view of a sequence by the piece on `from`; `takeable`
+    /// from [`Alquerque::takeable`] (or all enemy pieces).
+    fn seq_of(&self, s: &State, from: u8, takeable: u128) -> Seq {
         let me = s.side.index();
-        let (own, enemy) = (s.pieces[me], s.pieces[1 - me]);
         Seq {
-            own,
-            enemy,
+            own: s.pieces[me],
+            enemy: s.pieces[1 - me],
             king: s.kings >> from & 1 != 0,
             budget: SEARCH_BUDGET,
             cut: false,
-            takeable: self.takeable(own & !(1u128 << from), enemy),
+            takeable,
         }
     }
 
-    /// Immediate mode: a superset of the enemy pieces a sequence by a piece
-    /// other than `still` (the mover's other pieces, which do not move
-    /// during it) can take. A piece is jumped along a line with the point
+    /// Immediate mode: a superset of the enemy pieces a sequence can take
+    /// while the pieces `still` do not move (the mover's pieces but the
+    /// capturing one; at a turn's start, those that cannot capture). A piece is jumped along a line with the point
     /// before it (where the jumper comes from, or stands) and the point after
     /// it (where it lands) both free at that moment: each is empty, or held
     /// by an enemy piece taken before. So the takeable pieces are peeled
@@ -498,8 +534,10 @@ impl Alquerque {
         let mut best = 0u32;
         let mut per_mover = [0u8; 81];
         let mut cut = false;
+        let me = s.side.index();
+        let takeable = self.takeable(s.pieces[me] & !movers, s.pieces[1 - me]);
         for from in crate::bits::SetBits(movers) {
-            let mut seq = self.seq_of(s, from as u8);
+            let mut seq = self.seq_of(s, from as u8, takeable);
             per_mover[from as usize] = self.best(&mut seq, memo, from as u8) as u8;
             best = best.max(per_mover[from as usize] as u32);
             cut |= seq.cut;
@@ -516,7 +554,7 @@ impl Alquerque {
             if per_mover[from as usize] as u32 != best {
                 continue;
             }
-            let mut seq = self.seq_of(s, from);
+            let mut seq = self.seq_of(s, from, takeable);
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
@@ -538,7 +576,7 @@ impl Alquerque {
             let mut values: Vec<(u8, Hop, u32)> = Vec::new();
             for from in crate::bits::SetBits(movers) {
                 let from = from as u8;
-                let mut seq = self.seq_of(s, from);
+                let mut seq = self.seq_of(s, from, takeable);
                 let mut buf = HopBuf::new();
                 self.hops(&seq, from, &mut buf);
                 for h in buf.as_slice() {
@@ -741,7 +779,7 @@ impl Alquerque {
                 s.pieces[1 - me] &= !vb;
                 s.kings &= !vb;
                 let mut buf = HopBuf::new();
-                self.hops(&self.seq_of(s, to), to, &mut buf);
+                self.hops(&self.seq_of(s, to, 0), to, &mut buf);
                 buf.n > 0
             };
             if more {
@@ -816,7 +854,7 @@ impl Alquerque {
         // the turns below it are the same from every visit (they used to be
         // listed once per route, exponentially often with a mulá).
         let mut memo = Memo::new();
-        let mut seen: HashSet<(Action, [u128; 2], u128, u8)> = HashSet::new();
+        let mut seen: HashSet<(Action, [u128; 2], u128, u8), BuildHasherDefault<WordHasher>> = HashSet::default();
         let mut queue = VecDeque::new();
         queue.push_back((*s, Vec::new()));
         let mut legal = Vec::new();

@@ -52,7 +52,7 @@ impl Alquerque {
         let (mut values, mut nodes, mut cut) = (Vec::new(), 0u64, false);
         for from in crate::bits::SetBits(movers) {
             let from = from as u8;
-            let mut seq = self.seq_of(s, from);
+            let mut seq = self.seq_of(s, from, 0);
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
