@@ -808,6 +808,20 @@ impl Alquerque {
     /// one reported turn in immediate mode; in deferred mode every reachable
     /// end position is reported once. No dedup of end positions.
     pub(super) fn for_each_turn(&self, s: &State, f: &mut impl FnMut(&[Action], &State)) {
+        self.walk_turns(s, true, f)
+    }
+
+    /// Calls `f(end)` for every end position of a turn from `s`, the same
+    /// positions as [`Alquerque::for_each_turn`] (perft and the searches need
+    /// no paths): a mid-turn situation is walked once whatever the first
+    /// decision that led to it.
+    pub(super) fn for_each_end(&self, s: &State, f: &mut impl FnMut(&State)) {
+        self.walk_turns(s, false, &mut |_, e| f(e))
+    }
+
+    /// [`Alquerque::for_each_turn`]; with `paths` false, `f` gets no actions
+    /// and each situation is walked once for all first decisions.
+    fn walk_turns(&self, s: &State, paths: bool, f: &mut impl FnMut(&[Action], &State)) {
         if self.deferred {
             let mut turns: Vec<(Vec<Action>, State)> = Vec::new();
             let best = self.for_each_best_hop(s, |_, _| {});
@@ -856,20 +870,23 @@ impl Alquerque {
         let mut memo = Memo::new();
         let mut seen: HashSet<(Action, [u128; 2], u128, u8), BuildHasherDefault<WordHasher>> = HashSet::default();
         let mut queue = VecDeque::new();
-        queue.push_back((*s, Vec::new()));
+        queue.push_back((*s, Vec::new(), Action(u32::MAX)));
         let mut legal = Vec::new();
-        while let Some((cur, path)) = queue.pop_front() {
+        while let Some((cur, path, first)) = queue.pop_front() {
             legal.clear();
             self.for_each_legal_in(&cur, &mut memo, |a| legal.push(a));
             legal.sort_unstable();
             for &a in &legal {
                 let mut next = cur;
                 let mut p = path.clone();
-                p.push(a);
+                if paths {
+                    p.push(a);
+                }
+                let first = if paths && first.0 == u32::MAX { a } else { first };
                 if self.apply_action(&mut next, a) == Applied::TurnOver {
                     f(&p, &next);
-                } else if seen.insert((p[0], next.pieces, next.kings, next.capturing)) {
-                    queue.push_back((next, p));
+                } else if seen.insert((first, next.pieces, next.kings, next.capturing)) {
+                    queue.push_back((next, p, first));
                 }
             }
         }
