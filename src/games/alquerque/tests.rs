@@ -788,21 +788,54 @@ fn memoized_majority_search_finds_the_hops_and_turns_of_the_unmemoized_one() {
                 with_mulas += (best > 0 && t.kings & t.pieces[t.side.index()] != 0) as u32;
             }
         });
-        eprintln!("{b:?}: {decisions} decisions, {with_mulas} with mulas");
         assert!(decisions > 1000 && with_mulas > 50, "{b:?}: {decisions} decisions, {with_mulas} capturing with mulás");
         assert_eq!(cut, 0);
     }
 }
 
+/// The ladder's slow position (issue #13: 39.5 s for one ab4 move under
+/// load) and the three costliest turn listings of that search: a black mulá
+/// among many white pawns.
+const LADDER_SLOW: [&str; 4] = [
+    "ww7/wwwww3b/9/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b w",
+    "ww6B/w1www4/1w7/wwww1ww2/2w6/5w3/1w5bb/4w3b/8b b",
+    "ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b",
+    "1w6B/wwwww4/1w7/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b b",
+];
+
 #[test]
-fn scratch_ladder() {
+fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
+    // Nodes of the unmemoized search (legal mask, turn listing): 0 / 0,
+    // 97,645 / 4,211,831, 100,000 (cut by the budget) / 4,178,639,
+    // 56 / 4,094,210; ab4 from the first position: 260,364,471. Now about
+    // 0 / 0, 213 / 35,439, 423 / 40,851, 56 / 100,151 and 4.5 million.
     let r = z(Immediate);
-    for text in ["ww6B/w1www4/1w7/wwww1ww2/2w6/5w3/1w5bb/4w3b/8b b", "ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b", "1w6B/wwwww4/1w7/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b b"] {
+    let count = |f: &mut dyn FnMut()| {
+        let n = majority_search_nodes();
+        f();
+        majority_search_nodes() - n
+    };
+    for (text, mask_max, turns_max) in
+        [(LADDER_SLOW[0], 0, 0), (LADDER_SLOW[1], 1_000, 100_000), (LADDER_SLOW[2], 1_000, 100_000), (LADDER_SLOW[3], 100, 200_000)]
+    {
         let s = pos(&r, text);
-        let (old, ob, on, oc) = r.unmemoized_best_hops(&s);
-        let n0 = majority_search_nodes();
+        let mut mask = vec![false; r.spec().num_actions];
+        let n = count(&mut || r.legal_mask(&s, &mut mask));
+        assert!(n <= mask_max, "{n} nodes for the legal mask at {text}");
+        let mut kids = Vec::new();
+        let n = count(&mut || r.next_states(&s, &mut kids));
+        assert!(n <= turns_max, "{n} nodes for the turns at {text}");
+        // The same hops as the unmemoized search (which its budget cut here,
+        // but not before it had found the maximum).
+        let (old, old_best, _, _) = r.unmemoized_best_hops(&s);
         let mut new = Vec::new();
-        let b = r.for_each_best_hop(&s, |f, h| new.push((f, *h)));
-        eprintln!("{text}: enemy {} old best {ob} nodes {on} cut {oc} | new best {b} nodes {} same {}", s.pieces[1].count_ones(), majority_search_nodes() - n0, old == new);
+        assert_eq!(r.for_each_best_hop(&s, |from, h| new.push((from, *h))), old_best);
+        assert_eq!(new, old, "{text}");
     }
+    let cfg = crate::search::alphabeta::Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true };
+    let s = pos(&r, LADDER_SLOW[0]);
+    let n = count(&mut || {
+        crate::search::alphabeta::search(&r, &s, &cfg, &mut crate::search::eval::Builtin).unwrap();
+    });
+    assert!(n <= 6_000_000, "{n} nodes in the ab4 search");
 }
