@@ -759,6 +759,7 @@ fn memoized_majority_search_finds_the_hops_and_turns_of_the_unmemoized_one() {
     for (b, seed, games) in [(Board::Kharbaga, 5, 40), (Board::Zamma, 6, 30)] {
         let r = rules(b, Immediate);
         let (mut decisions, mut with_mulas, mut cut) = (0, 0, 0);
+        let cuts_now = majority_search_cuts();
         games_with_mulas(&r, games, seed, |s| {
             let old_turns = r.unmemoized_turns(s);
             let mut new_turns: Vec<(Vec<Action>, State)> = Vec::new();
@@ -790,6 +791,7 @@ fn memoized_majority_search_finds_the_hops_and_turns_of_the_unmemoized_one() {
         });
         assert!(decisions > 1000 && with_mulas > 50, "{b:?}: {decisions} decisions, {with_mulas} capturing with mulás");
         assert_eq!(cut, 0);
+        assert_eq!(majority_search_cuts(), cuts_now, "the memoized search was cut");
     }
 }
 
@@ -838,4 +840,48 @@ fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
         crate::search::alphabeta::search(&r, &s, &cfg, &mut crate::search::eval::Builtin).unwrap();
     });
     assert!(n <= 6_000_000, "{n} nodes in the ab4 search");
+}
+
+/// Prints how many decisions of the perft trees (zamma and kharbaga from
+/// the start, to the tables' depth 8) and of the playthrough records the
+/// majority search's budget cut, before the memo and now (issue #13).
+#[test]
+#[ignore]
+fn print_budget_cuts() {
+    for (b, name) in [(Board::Zamma, "zamma"), (Board::Kharbaga, "kharbaga")] {
+        let r = rules(b, Immediate);
+        let mut decisions = Vec::new();
+        let mut level = vec![r.start];
+        for _ in 0..8 {
+            let mut next = Vec::new();
+            for s in &level {
+                r.for_each_turn(s, &mut |path, e| {
+                    let mut t = *s;
+                    decisions.push(t);
+                    for &a in &path[..path.len() - 1] {
+                        r.apply_action(&mut t, a);
+                        decisions.push(t);
+                    }
+                    next.push(*e);
+                });
+            }
+            next.sort_by_key(|e| (e.pieces, e.kings));
+            next.dedup();
+            level = next;
+        }
+        let path = format!("{}/tests/data/playthroughs/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        for line in text.lines().filter_map(|l| l.strip_prefix("position: ")) {
+            decisions.push(pos(&r, line));
+        }
+        decisions.sort_by_key(|e| (e.pieces, e.kings, e.side as u8, e.capturing));
+        decisions.dedup();
+        let cuts0 = majority_search_cuts();
+        let mut old_cuts = 0;
+        for s in &decisions {
+            old_cuts += r.unmemoized_best_hops(s).3 as u32;
+            r.for_each_best_hop(s, |_, _| {});
+        }
+        eprintln!("{name}: {} decisions, cut before {old_cuts}, now {}", decisions.len(), majority_search_cuts() - cuts0);
+    }
 }
