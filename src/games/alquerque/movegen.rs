@@ -9,8 +9,10 @@
 //! re-jumps serve only to reach more pieces).
 //!
 //! Immediate removal searches the sequences (each hop removes a piece, so
-//! they are short). Deferred removal never searches: [`super::deferred`]
-//! counts `best` exactly from the jump graph and lists where a turn can end.
+//! they are short), each situation once per decision ([`Memo`]; a mulá can
+//! reach one by exponentially many routes). Deferred removal never searches:
+//! [`super::deferred`] counts `best` exactly from the jump graph and lists
+//! where a turn can end.
 
 use super::board::{Dir, Point, NONE};
 use super::deferred::{walk_jumps, walk_jumps_in, Jump, JumpSet, Maze, Situation};
@@ -99,27 +101,45 @@ struct Seq {
     /// Search nodes left (see [`SEARCH_BUDGET`]).
     budget: u32,
     /// Whether the budget ran out below the node being counted (its value
-    /// is then only a lower bound and is not memoized).
+    /// is then only a lower bound and is not memoized). Memoized values are
+    /// exact, whatever the bound and the budget left when they were counted.
     cut: bool,
     /// The enemy pieces this sequence could ever take
-    /// ([`Alquerque::takeable`]): a node's value is at most how many of them
-    /// are left, and the search stops there.
+    /// ([`Alquerque::takeable`] of `still` and `enemy0`): a node's value is
+    /// at most how many of them are left, and the search stops there. All
+    /// bits set until the search has expanded [`TAKEABLE_AFTER`] nodes (most
+    /// searches are a capture or two, and counting would cost more).
     takeable: u128,
+    /// The mover's pieces that stay put, and the enemy's at the decision.
+    still: u128,
+    enemy0: u128,
+    /// Nodes expanded so far for this mover at this decision; the memo
+    /// records values only past [`TAKEABLE_AFTER`] (small searches do not
+    /// pay for the table).
+    expanded: u32,
 }
+
+/// Nodes a search expands before it bounds itself by the takeable pieces
+/// and memoizes.
+const TAKEABLE_AFTER: u32 = 16;
 
 /// Search nodes one root hop's evaluation may expand in immediate mode,
 /// where every hop removes a piece, so sequences are at most as long as the
-/// pieces capturable; the search stops as soon as it reaches that bound.
-/// **Decision**: past the budget, the best sequence found so far counts as
-/// the maximum. **Decision** (memoized search, issue #13): a node is a
-/// situation (capturing point, own pieces, enemy pieces) counted once per
-/// decision ([`Memo`]); only situations not yet counted use the budget, so
-/// the cut comes later than in the earlier unmemoized search, which gave
-/// every revisit its own node, and where that search was cut the answer can
-/// only be more exact (the budget is reached on none of the perft tables,
-/// playthroughs and random games of the tests; the unmemoized search was cut
-/// on positions with a mulá among many enemy pawns, e.g. the ladder's
-/// `ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b`).
+/// pieces capturable; the search stops as soon as it has taken every piece
+/// it could ever take ([`Alquerque::takeable`]). **Decision**: past the
+/// budget, the best sequence found so far counts as the maximum.
+/// **Decision** (issue #13, memoized search): a situation already counted
+/// in the decision ([`Memo`]) is not searched again and uses no budget, and
+/// the search stops at the takeable pieces rather than at all enemy pieces;
+/// so it expands a part of the nodes the earlier unmemoized search visited,
+/// in the same order, and reaches the budget only where that search did:
+/// where that search was cut, the answer now can only be more exact (the
+/// maximum counted in full, or cut later). No decision of the perft trees
+/// (kharbaga and zamma to depth 8), of the playthroughs or of the random
+/// games with mulás of the tests reaches the budget, before or after; the
+/// unmemoized search reached it on positions with a mulá among many enemy
+/// pawns, e.g. `ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b` from the
+/// arena ladder (with the same legal hops as now, found before the cut).
 pub const SEARCH_BUDGET: u32 = 20_000;
 
 thread_local! {
@@ -139,23 +159,13 @@ pub fn majority_search_cuts() -> u64 {
     SEARCH_CUTS.with(|n| n.get())
 }
 
-/// What is known of a situation's value (the most pieces a continuation
-/// from it captures).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Known {
-    Exact(u32),
-    AtLeast(u32),
-    AtMost(u32),
-}
-
-/// What [`Alquerque::best`] and [`Alquerque::reaches`] have found out about
-/// situations (capturing point, own pieces, enemy pieces) within one
-/// decision, or one listing of a position's turns: the same situation is
-/// reached by many routes (the same pieces taken in another order, a mulá
-/// landing on another point behind the same piece), and without this table
-/// each route searched it again, exponentially often in the number of
-/// pieces a mulá could take. Open addressing, linear probing, grown at half
-/// full.
+/// The exact values [`Alquerque::best`] has counted for situations
+/// (capturing point, own pieces, enemy pieces) within one decision, or one
+/// listing of a position's turns: the same situation is reached by many
+/// routes (the same pieces taken in another order, a mulá landing on
+/// another point behind the same piece), and without this table each route
+/// searched it again, exponentially often in the number of pieces a mulá
+/// could take. Open addressing, linear probing, grown at half full.
 struct Memo {
     slots: Vec<Slot>,
     len: usize,
@@ -167,7 +177,7 @@ struct Slot {
     enemy: u128,
     /// Capturing point | 0x80 for a mulá; [`Slot::EMPTY`] marks a free slot.
     tag: u8,
-    known: Known,
+    value: u8,
 }
 
 impl Slot {
@@ -186,7 +196,7 @@ impl Memo {
         h as usize & (self.slots.len() - 1)
     }
 
-    /// The slot of a situation, or of the free slot where it would go.
+    /// The slot of a situation, or the free slot where it would go.
     #[inline]
     fn find(&self, own: u128, enemy: u128, tag: u8) -> usize {
         let mask = self.slots.len() - 1;
@@ -201,39 +211,29 @@ impl Memo {
     }
 
     #[inline]
-    fn get(&self, own: u128, enemy: u128, tag: u8) -> Option<Known> {
+    fn get(&self, own: u128, enemy: u128, tag: u8) -> Option<u32> {
         if self.slots.is_empty() {
             return None;
         }
         let e = &self.slots[self.find(own, enemy, tag)];
-        (e.tag != Slot::EMPTY).then_some(e.known)
+        (e.tag != Slot::EMPTY).then_some(e.value as u32)
     }
 
-    /// Records `known`; an exact value is never replaced, bounds keep the
-    /// tighter one.
-    fn record(&mut self, own: u128, enemy: u128, tag: u8, known: Known) {
+    fn insert(&mut self, own: u128, enemy: u128, tag: u8, value: u32) {
         if 2 * (self.len + 1) > self.slots.len() {
             let size = (2 * self.slots.len()).max(64);
-            let empty = Slot { own: 0, enemy: 0, tag: Slot::EMPTY, known: Known::Exact(0) };
+            let empty = Slot { own: 0, enemy: 0, tag: Slot::EMPTY, value: 0 };
             let old = std::mem::replace(&mut self.slots, vec![empty; size]);
             self.len = 0;
             for e in old.into_iter().filter(|e| e.tag != Slot::EMPTY) {
-                self.record(e.own, e.enemy, e.tag, e.known);
+                self.insert(e.own, e.enemy, e.tag, e.value as u32);
             }
         }
         let i = self.find(own, enemy, tag);
-        let slot = &mut self.slots[i];
-        if slot.tag == Slot::EMPTY {
-            *slot = Slot { own, enemy, tag, known };
+        if self.slots[i].tag == Slot::EMPTY {
+            self.slots[i] = Slot { own, enemy, tag, value: value as u8 };
             self.len += 1;
-            return;
         }
-        slot.known = match (slot.known, known) {
-            (Known::Exact(v), _) => Known::Exact(v),
-            (Known::AtLeast(a), Known::AtLeast(b)) => Known::AtLeast(a.max(b)),
-            (Known::AtMost(a), Known::AtMost(b)) => Known::AtMost(a.min(b)),
-            (_, k) => k,
-        };
     }
 }
 
@@ -302,10 +302,8 @@ impl Alquerque {
             return 0;
         }
         let tag = pos | (seq.king as u8) << 7;
-        match memo.get(seq.own, seq.enemy, tag) {
-            Some(Known::Exact(v)) => return v,
-            Some(Known::AtLeast(v)) if v >= limit => return v,
-            _ => {}
+        if let Some(v) = memo.get(seq.own, seq.enemy, tag) {
+            return v;
         }
         if seq.budget == 0 {
             seq.cut = true;
@@ -313,6 +311,7 @@ impl Alquerque {
         }
         seq.budget -= 1;
         SEARCH_NODES.with(|n| n.set(n.get() + 1));
+        self.count_expansion(seq);
         let cut_above = std::mem::replace(&mut seq.cut, false);
         let mut buf = HopBuf::new();
         self.hops(seq, pos, &mut buf);
@@ -323,60 +322,13 @@ impl Alquerque {
                 break;
             }
         }
-        if !seq.cut || best >= limit {
-            memo.record(seq.own, seq.enemy, tag, Known::Exact(best));
+        // A situation without a further capture costs one look at its hops,
+        // and most searches are a capture or two: not worth a slot.
+        if best > 0 && seq.expanded >= TAKEABLE_AFTER && (!seq.cut || best >= limit) {
+            memo.insert(seq.own, seq.enemy, tag, best);
         }
         seq.cut |= cut_above;
         best
-    }
-
-    /// Immediate mode: whether a continuation from `pos` captures at least
-    /// `need` pieces: the first route that does ends the search, and no
-    /// route is tried that cannot (too few takeable pieces left). A legal
-    /// hop is one after which the decision's maximum less one is still
-    /// reachable, and telling that is much cheaper than counting how many
-    /// pieces every other hop could take. `false` when the budget ran out
-    /// before a route was found (`seq.cut`).
-    fn reaches(&self, seq: &mut Seq, memo: &mut Memo, pos: u8, need: u32) -> bool {
-        if need == 0 {
-            return true;
-        }
-        if (seq.enemy & seq.takeable).count_ones() < need {
-            return false;
-        }
-        let tag = pos | (seq.king as u8) << 7;
-        match memo.get(seq.own, seq.enemy, tag) {
-            Some(Known::Exact(v)) => return v >= need,
-            Some(Known::AtLeast(v)) if v >= need => return true,
-            Some(Known::AtMost(v)) if v < need => return false,
-            _ => {}
-        }
-        if seq.budget == 0 {
-            seq.cut = true;
-            return false;
-        }
-        seq.budget -= 1;
-        SEARCH_NODES.with(|n| n.set(n.get() + 1));
-        let cut_above = std::mem::replace(&mut seq.cut, false);
-        let mut buf = HopBuf::new();
-        self.hops(seq, pos, &mut buf);
-        let mut found = false;
-        for h in buf.as_slice() {
-            let saved = (seq.own, seq.enemy);
-            self.make(seq, pos, h);
-            found = self.reaches(seq, memo, h.to, need - 1);
-            (seq.own, seq.enemy) = saved;
-            if found {
-                break;
-            }
-        }
-        if found {
-            memo.record(seq.own, seq.enemy, tag, Known::AtLeast(need));
-        } else if !seq.cut {
-            memo.record(seq.own, seq.enemy, tag, Known::AtMost(need - 1));
-        }
-        seq.cut |= cut_above;
-        found
     }
 
     /// Immediate mode: `1 + best(after h)`.
@@ -388,9 +340,9 @@ impl Alquerque {
         v
     }
 
-    /// The search's view of a sequence by the piece on `from`; `takeable`
-    /// from [`Alquerque::takeable`] (or all enemy pieces).
-    fn seq_of(&self, s: &State, from: u8, takeable: u128) -> Seq {
+    /// The search's view of a sequence by the piece on `from`, the pieces
+    /// `still` not moving during it.
+    fn seq_of(&self, s: &State, from: u8, still: u128) -> Seq {
         let me = s.side.index();
         Seq {
             own: s.pieces[me],
@@ -398,7 +350,18 @@ impl Alquerque {
             king: s.kings >> from & 1 != 0,
             budget: SEARCH_BUDGET,
             cut: false,
-            takeable,
+            takeable: !0,
+            still,
+            enemy0: s.pieces[1 - me],
+            expanded: 0,
+        }
+    }
+
+    #[inline]
+    fn count_expansion(&self, seq: &mut Seq) {
+        seq.expanded += 1;
+        if seq.expanded == TAKEABLE_AFTER {
+            seq.takeable = self.takeable(seq.still, seq.enemy0);
         }
     }
 
@@ -527,73 +490,40 @@ impl Alquerque {
     /// of the turns being listed: a situation's value does not depend on the
     /// route to it).
     fn for_each_best_immediate_hop(&self, s: &State, movers: u128, memo: &mut Memo, mut f: impl FnMut(u8, &Hop)) -> u32 {
-        // First the maximum, per mover from where it stands, then the hops
-        // that keep it reachable. If the budget cuts either, every hop is
-        // valued on its own budget instead (the way the search always went
-        // before the memo).
+        // Every first hop valued (on its own budget), then those worth the
+        // most reported; most decisions have a few hops, kept on the stack.
+        let mut few = [(0u8, Hop::default(), 0u8); 16];
+        let mut n = 0;
+        let mut more: Vec<(u8, Hop, u8)> = Vec::new();
         let mut best = 0u32;
-        let mut per_mover = [0u8; 81];
-        let mut cut = false;
-        let me = s.side.index();
-        let takeable = self.takeable(s.pieces[me] & !movers, s.pieces[1 - me]);
-        for from in crate::bits::SetBits(movers) {
-            let mut seq = self.seq_of(s, from as u8, takeable);
-            per_mover[from as usize] = self.best(&mut seq, memo, from as u8) as u8;
-            best = best.max(per_mover[from as usize] as u32);
-            cut |= seq.cut;
-        }
-        if best == 0 && !cut {
-            return 0;
-        }
-        let mut legal: Vec<(u8, Hop)> = Vec::new();
+        let still = s.pieces[s.side.index()] & !movers;
         for from in crate::bits::SetBits(movers) {
             let from = from as u8;
-            if cut {
-                break;
-            }
-            if per_mover[from as usize] as u32 != best {
-                continue;
-            }
-            let mut seq = self.seq_of(s, from, takeable);
+            let mut seq = self.seq_of(s, from, still);
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
-                let saved = (seq.own, seq.enemy);
-                self.make(&mut seq, from, h);
                 seq.budget = SEARCH_BUDGET;
-                if self.reaches(&mut seq, memo, h.to, best - 1) {
-                    // No hop is worth more than the maximum.
-                    memo.record(seq.own, seq.enemy, h.to | (seq.king as u8) << 7, Known::Exact(best - 1));
-                    legal.push((from, *h));
+                seq.cut = false;
+                let v = self.hop_value(&mut seq, memo, from, h);
+                if seq.cut {
+                    SEARCH_CUTS.with(|n| n.set(n.get() + 1));
                 }
-                cut |= seq.cut;
-                (seq.own, seq.enemy) = saved;
+                if n < few.len() {
+                    few[n] = (from, *h, v as u8);
+                    n += 1;
+                } else {
+                    more.push((from, *h, v as u8));
+                }
+                best = best.max(v);
             }
         }
-        if cut {
-            legal.clear();
-            best = 0;
-            let mut values: Vec<(u8, Hop, u32)> = Vec::new();
-            for from in crate::bits::SetBits(movers) {
-                let from = from as u8;
-                let mut seq = self.seq_of(s, from, takeable);
-                let mut buf = HopBuf::new();
-                self.hops(&seq, from, &mut buf);
-                for h in buf.as_slice() {
-                    seq.budget = SEARCH_BUDGET;
-                    seq.cut = false;
-                    let v = self.hop_value(&mut seq, memo, from, h);
-                    if seq.cut {
-                        SEARCH_CUTS.with(|n| n.set(n.get() + 1));
-                    }
-                    values.push((from, *h, v));
-                    best = best.max(v);
+        if best > 0 {
+            for (from, h, v) in few[..n].iter().chain(&more) {
+                if *v as u32 == best {
+                    f(*from, h);
                 }
             }
-            legal.extend(values.iter().filter(|v| best > 0 && v.2 == best).map(|v| (v.0, v.1)));
-        }
-        for (from, h) in &legal {
-            f(*from, h);
         }
         best
     }

@@ -809,8 +809,10 @@ const LADDER_SLOW: [&str; 4] = [
 fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
     // Nodes of the unmemoized search (legal mask, turn listing): 0 / 0,
     // 97,645 / 4,211,831, 100,000 (cut by the budget) / 4,178,639,
-    // 56 / 4,094,210; ab4 from the first position: 260,364,471. Now about
-    // 0 / 0, 213 / 35,439, 423 / 40,851, 56 / 100,151 and 4.5 million.
+    // 56 / 4,094,210; ab4 from the first position: 260,364,471. Now
+    // 0 / 0, 1,080 / 73,213, 2,747 / 78,155, 56 / 211,643 and 7.9 million
+    // (situations without a further capture are not memoized: a revisit
+    // counts as a node, but costs one look at the hops).
     let r = z(Immediate);
     let count = |f: &mut dyn FnMut()| {
         let n = majority_search_nodes();
@@ -818,7 +820,7 @@ fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
         majority_search_nodes() - n
     };
     for (text, mask_max, turns_max) in
-        [(LADDER_SLOW[0], 0, 0), (LADDER_SLOW[1], 1_000, 100_000), (LADDER_SLOW[2], 1_000, 100_000), (LADDER_SLOW[3], 100, 200_000)]
+        [(LADDER_SLOW[0], 0, 0), (LADDER_SLOW[1], 5_000, 150_000), (LADDER_SLOW[2], 5_000, 150_000), (LADDER_SLOW[3], 100, 400_000)]
     {
         let s = pos(&r, text);
         let mut mask = vec![false; r.spec().num_actions];
@@ -839,7 +841,7 @@ fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
     let n = count(&mut || {
         crate::search::alphabeta::search(&r, &s, &cfg, &mut crate::search::eval::Builtin).unwrap();
     });
-    assert!(n <= 6_000_000, "{n} nodes in the ab4 search");
+    assert!(n <= 15_000_000, "{n} nodes in the ab4 search");
 }
 
 /// Prints how many decisions of the perft trees (zamma and kharbaga from
