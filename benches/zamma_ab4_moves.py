@@ -9,6 +9,11 @@ and this process's CPU time, which other load on the machine changes less)
 and its search nodes counted; prints the slowest moves and the totals.
 
     python benches/zamma_ab4_moves.py [--games 10] [--max-turns 500]
+    python benches/zamma_ab4_moves.py --positions   # ab4 on the ladder's slow positions
+
+``--positions``: one ``alphabeta:depth=4`` move from each position of
+``SLOW`` (the ladder's 39.5 s move, then the three positions of its search
+whose turn listing cost most), seconds and nodes.
 
 Wall-clock numbers depend on the machine's load: say how loaded it was.
 """
@@ -22,6 +27,14 @@ from typing import Any
 from ludoteca.agents.search import AlphaBetaAgent
 from ludoteca.arena import play_game
 from ludoteca.arena.play import arena_game, make_openings
+
+
+SLOW = [
+    "ww7/wwwww3b/9/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b w",
+    "ww6B/w1www4/1w7/wwww1ww2/2w6/5w3/1w5bb/4w3b/8b b",
+    "ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b",
+    "1w6B/wwwww4/1w7/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b b",
+]
 
 
 class Timed:
@@ -42,7 +55,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--max-turns", type=int, default=500)
+    ap.add_argument("--positions", action="store_true")
     args = ap.parse_args()
+    if args.positions:
+        game = arena_game("zamma")
+        for text in SLOW:
+            agent = Timed(4)
+            agent(game.state_from_string(text))
+            wall, cpu, nodes, _ = agent.moves[0]
+            print(f"{wall:8.3f} s wall {cpu:8.3f} s CPU {nodes:7d} nodes  {text}")
+        return
     options = {"max_turns": args.max_turns}
     game = arena_game("zamma", options)
     openings = make_openings(game, (args.games + 1) // 2, 4, seed=0)

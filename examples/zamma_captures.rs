@@ -9,9 +9,9 @@
 //! quiescence); without arguments the ladder's slow position and the worst
 //! positions `--hunt` found.
 //!
-//! `... -- --hunt GAMES SEED`: random zamma games biased towards promotion
-//! (mulás appear early); prints the positions whose `next_states` cost the
-//! most majority-search nodes.
+//! `... -- --hunt GAMES SEED [DEPTH]`: random zamma games biased towards
+//! mulás; prints the positions whose `next_states` (with DEPTH: whose
+//! alpha-beta search to DEPTH) cost the most majority-search nodes.
 //!
 //! `... -- --tree POSITION DEPTH`: the same over every position up to
 //! DEPTH turns below POSITION (where an agent's search goes).
@@ -78,9 +78,11 @@ fn report(rules: &Alquerque, text: &str) {
     );
 }
 
-/// Random games, a pawn move that promotes or goes furthest preferred, so
-/// that mulás appear; returns (nodes of next_states, position) per turn.
-fn hunt(rules: &Alquerque, games: u32, seed: u64) -> Vec<(u64, String)> {
+/// Random games in which the side to move prefers (7 times in 10) the turn
+/// leaving the most mulás, so that mulás appear; returns (majority nodes,
+/// position) per turn: of `next_states`, or with `depth` > 0 of an
+/// alpha-beta search to that depth (every 5th turn).
+fn hunt(rules: &Alquerque, games: u32, seed: u64, depth: u32) -> Vec<(u64, String)> {
     let mut rng = rng_from_seed(seed);
     let mut found = Vec::new();
     let mut mask = vec![false; rules.spec().num_actions];
@@ -88,9 +90,15 @@ fn hunt(rules: &Alquerque, games: u32, seed: u64) -> Vec<(u64, String)> {
         let mut s = rules.initial_state(&mut rng);
         for _ in 0..400 {
             let ToAct::Player(_) = rules.to_act(&s) else { break };
-            let mut kids = Vec::new();
-            let (_, n, _) = measure(|| rules.next_states(&s, &mut kids));
-            found.push((n, rules.to_position(&s)));
+            if depth == 0 {
+                let mut kids = Vec::new();
+                let (_, n, _) = measure(|| rules.next_states(&s, &mut kids));
+                found.push((n, rules.to_position(&s)));
+            } else {
+                let cfg = Config { depth, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true };
+                let (_, n, t) = measure(|| alphabeta::search(rules, &s, &cfg, &mut Builtin).expect("a search"));
+                found.push((n, format!("{t:.3} s  {}", rules.to_position(&s))));
+            }
             let turns = rules.turns(&s);
             if turns.is_empty() {
                 break;
@@ -208,9 +216,10 @@ fn main() {
         Some("--hunt") => {
             let games = args.get(1).map_or(100, |a| a.parse().expect("GAMES"));
             let seed = args.get(2).map_or(1, |a| a.parse().expect("SEED"));
-            let found = hunt(&rules, games, seed);
+            let depth = args.get(3).map_or(0, |a| a.parse().expect("DEPTH"));
+            let found = hunt(&rules, games, seed, depth);
             let total: u64 = found.iter().map(|f| f.0).sum();
-            println!("{} positions, {total} majority nodes in next_states, {} root hops cut by the budget", found.len(), cuts());
+            println!("{} positions, {total} majority nodes, {} root hops cut by the budget", found.len(), cuts());
             for (n, pos) in found.iter().take(10) {
                 println!("{n:>10}  {pos}");
             }
