@@ -169,6 +169,10 @@ pub fn majority_search_cuts() -> u64 {
 struct Memo {
     slots: Vec<Slot>,
     len: usize,
+    /// The last [`Alquerque::takeable`] counted: (still, enemy, takeable).
+    /// A listing's later decisions reuse it (still the same pieces, the
+    /// enemy's a subset: a superset of what they can take).
+    peeled: Option<(u128, u128, u128)>,
 }
 
 #[derive(Copy, Clone)]
@@ -186,7 +190,7 @@ impl Slot {
 
 impl Memo {
     fn new() -> Memo {
-        Memo { slots: Vec::new(), len: 0 }
+        Memo { slots: Vec::new(), len: 0, peeled: None }
     }
 
     #[inline]
@@ -497,9 +501,23 @@ impl Alquerque {
         let mut more: Vec<(u8, Hop, u8)> = Vec::new();
         let mut best = 0u32;
         let still = s.pieces[s.side.index()] & !movers;
+        // A listing whose table already holds values is in a big search:
+        // bound and memoize from the start.
+        let big = memo.len > 0;
         for from in crate::bits::SetBits(movers) {
             let from = from as u8;
             let mut seq = self.seq_of(s, from, still);
+            if big {
+                seq.expanded = TAKEABLE_AFTER;
+                seq.takeable = match memo.peeled {
+                    Some((st, e, t)) if st == still && seq.enemy0 & !e == 0 => t,
+                    _ => {
+                        let t = self.takeable(still, seq.enemy0);
+                        memo.peeled = Some((still, seq.enemy0, t));
+                        t
+                    }
+                };
+            }
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
