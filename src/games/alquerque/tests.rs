@@ -810,7 +810,7 @@ fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
     // Nodes of the unmemoized search (legal mask, turn listing): 0 / 0,
     // 97,645 / 4,211,831, 100,000 (cut by the budget) / 4,178,639,
     // 56 / 4,094,210; ab4 from the first position: 260,364,471. Now
-    // 0 / 0, 1,080 / 73,213, 2,747 / 78,155, 56 / 211,643 and 7.9 million
+    // 0 / 0, 1,080 / 59,028, 2,747 / 65,510, 56 / 169,013 and 6.8 million
     // (situations without a further capture are not memoized: a revisit
     // counts as a node, but costs one look at the hops).
     let r = z(Immediate);
