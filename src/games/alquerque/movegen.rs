@@ -371,10 +371,11 @@ impl Alquerque {
 
     /// Immediate mode: a superset of the enemy pieces a sequence can take
     /// while the pieces `still` do not move (the mover's pieces but the
-    /// capturing one; at a turn's start, those that cannot capture). A piece is jumped along a line with the point
-    /// before it (where the jumper comes from, or stands) and the point after
-    /// it (where it lands) both free at that moment: each is empty, or held
-    /// by an enemy piece taken before. So the takeable pieces are peeled
+    /// capturing one; at a turn's start, those that cannot capture). A
+    /// piece is jumped along a line with the point before it (where the
+    /// jumper comes from, or stands) and the point after it (where it lands)
+    /// both free at that moment: each is empty, or held by an enemy piece
+    /// taken before. So the takeable pieces are peeled
     /// from outside in, until no more is freed; a piece in a corner, or
     /// walled in by the mover's own pieces and such, is never takeable.
     /// (The positions with a mulá among many enemy pawns were slow because
