@@ -148,11 +148,8 @@ fn tree(rules: &Alquerque, text: &str, depth: u32) -> Vec<(u64, String)> {
 /// majority nodes (to find where a search spends them).
 struct Recorder {
     rules: Alquerque,
-    worst: std::cell::RefCell<Vec<(u64, State)>>,
+    worst: std::sync::Mutex<Vec<(u64, State)>>,
 }
-
-// The search runs on one thread; the RefCell is only touched there.
-unsafe impl Sync for Recorder {}
 
 impl Rules for Recorder {
     type State = State;
@@ -200,7 +197,7 @@ impl Rules for Recorder {
     }
     fn next_states(&self, s: &State, out: &mut Vec<State>) {
         let (_, n, _) = measure(|| self.rules.next_states(s, out));
-        let mut w = self.worst.borrow_mut();
+        let mut w = self.worst.lock().expect("one search thread");
         w.push((n, *s));
         if w.len() > 4096 {
             w.sort_by(|a, b| b.0.cmp(&a.0));
@@ -229,7 +226,7 @@ fn main() {
             let s = rules.from_position(&args[1]).expect("a zamma position");
             let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true };
             alphabeta::search(&rec, &s, &cfg, &mut Builtin).expect("a search");
-            let mut w = rec.worst.into_inner();
+            let mut w = rec.worst.into_inner().expect("one search thread");
             let total: u64 = w.iter().map(|f| f.0).sum();
             w.sort_by(|a, b| b.0.cmp(&a.0));
             w.dedup_by(|a, b| a.1 == b.1);
