@@ -2,12 +2,12 @@
 //! search does on positions with many mulás (flying kings), the slow case of
 //! the arena ladder (issue #13).
 //!
-//! `cargo run --profile fast --example zamma_captures [-- POSITION ...]`:
+//! `cargo bench --bench zamma_captures [-- POSITION ...]`:
 //! per position, the majority-search nodes and time of one `legal_mask`, of
 //! `next_states` (every complete turn, what the agents expand) and of an
 //! `alphabeta` search to depth 4 (the Python agent's defaults: table 2^18,
-//! quiescence); without arguments the ladder's slow position and the worst
-//! positions `--hunt` found.
+//! quiescence); without arguments the ladder's slow position and the three
+//! costliest turn listings of its ab4 search (`--search`).
 //!
 //! `... -- --hunt GAMES SEED [DEPTH]`: random zamma games biased towards
 //! mulás; prints the positions whose `next_states` (with DEPTH: whose
@@ -21,7 +21,9 @@
 //!
 //! `... -- --calls N POSITION`: only `N` x (`legal_mask` + `next_states`) on
 //! one position, for `valgrind --tool=callgrind` (instruction counts do not
-//! depend on the machine's load).
+//! depend on the machine's load; the binary is
+//! `target/release/deps/zamma_captures-*`). `... -- --mask POSITION`: one
+//! `legal_mask` only.
 //!
 //! Node counts do not depend on the machine; times do (say the load).
 
@@ -208,7 +210,7 @@ impl Rules for Recorder {
 
 fn main() {
     let rules = Alquerque::new(Board::Zamma, Removal::Immediate);
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     match args.first().map(String::as_str) {
         Some("--hunt") => {
             let games = args.get(1).map_or(100, |a| a.parse().expect("GAMES"));
@@ -243,6 +245,12 @@ fn main() {
             for (n, pos) in found.iter().take(10) {
                 println!("{n:>10}  {pos}");
             }
+        }
+        Some("--mask") => {
+            let s = rules.from_position(&args[1]).expect("a zamma position");
+            let mut mask = vec![false; rules.spec().num_actions];
+            let (_, n, t) = measure(|| rules.legal_mask(&s, &mut mask));
+            println!("{} actions, {n} majority nodes, {:.3} ms", mask.iter().filter(|&&m| m).count(), t * 1e3);
         }
         Some("--calls") => {
             let n: u32 = args[1].parse().expect("N");
