@@ -769,6 +769,13 @@ fn memoized_majority_search_finds_the_hops_and_turns_of_the_unmemoized_one() {
                 }
             });
             assert_eq!(new_turns, old_turns, "{b:?} turns at {}", r.to_position(s));
+            let mut ends = Vec::new();
+            r.for_each_end(s, &mut |e| ends.push(*e));
+            ends.sort_by_key(|e| (e.pieces, e.kings));
+            ends.dedup();
+            let mut old_ends: Vec<State> = old_turns.iter().map(|t| t.1).collect();
+            old_ends.sort_by_key(|e| (e.pieces, e.kings));
+            assert_eq!(ends, old_ends, "{b:?} end positions at {}", r.to_position(s));
             // Every decision on the way: the position and the mid-turn ones.
             let mut mids = vec![*s];
             for (path, _) in &old_turns {
