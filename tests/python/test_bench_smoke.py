@@ -57,3 +57,12 @@ def test_vecenv_async_bench_runs() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert "of a step" in r.stdout
+
+
+def test_zamma_ab4_moves_bench_runs() -> None:
+    script = Path(__file__).resolve().parents[2] / "benches" / "zamma_ab4_moves.py"
+    r = subprocess.run(
+        [sys.executable, str(script), "--games", "2", "--max-turns", "6"], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr
+    assert "2 games" in r.stdout and "slowest ab4 moves" in r.stdout

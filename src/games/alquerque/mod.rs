@@ -27,6 +27,7 @@ mod text;
 pub use board::{Dir, Geometry, Point};
 pub use observe::PLANES;
 pub use rules::{Alquerque, Board};
+pub use movegen::{majority_search_cuts, majority_search_nodes};
 pub use state::{Removal, State};
 
 use crate::core::{returns_of, splitmix64, Action, Applied, GameRng, Player, ToAct};
@@ -119,7 +120,7 @@ impl Rules for Alquerque {
 
     fn next_states(&self, s: &State, out: &mut Vec<State>) {
         let start = out.len();
-        self.for_each_turn(s, &mut |_, end| crate::game::push_distinct(out, start, end));
+        self.for_each_end(s, &mut |end| crate::game::push_distinct(out, start, end));
     }
 
     fn heuristic(&self, s: &State, player: Player) -> f32 {
@@ -167,7 +168,7 @@ impl Rules for Alquerque {
             return 1;
         }
         let mut ends = Vec::with_capacity(64);
-        self.for_each_turn(s, &mut |_, e| ends.push(*e));
+        self.for_each_end(s, &mut |e| ends.push(*e));
         ends.sort_unstable_by_key(|e| (e.pieces, e.kings));
         ends.dedup_by_key(|e| (e.pieces, e.kings));
         if depth == 1 {

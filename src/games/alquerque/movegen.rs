@@ -9,15 +9,55 @@
 //! re-jumps serve only to reach more pieces).
 //!
 //! Immediate removal searches the sequences (each hop removes a piece, so
-//! they are short). Deferred removal never searches: [`super::deferred`]
-//! counts `best` exactly from the jump graph and lists where a turn can end.
+//! they are short), each situation once per decision ([`Memo`]; a mulá can
+//! reach one by exponentially many routes). Deferred removal never searches:
+//! [`super::deferred`] counts `best` exactly from the jump graph and lists
+//! where a turn can end.
 
 use super::board::{Dir, Point, NONE};
 use super::deferred::{walk_jumps, walk_jumps_in, Jump, JumpSet, Maze, Situation};
 use super::rules::Alquerque;
 use super::state::State;
 use crate::core::{Action, Applied, Outcome, Player};
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast hasher for the listing's set of situations walked (its keys are
+/// words; SipHash cost more than the walk).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        crate::core::splitmix64(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, w: u64) {
+        self.0 = crate::core::splitmix64(self.0 ^ w);
+    }
+    fn write_u128(&mut self, w: u128) {
+        self.write_u64(w as u64);
+        self.write_u64((w >> 64) as u64);
+    }
+    fn write_u32(&mut self, w: u32) {
+        self.write_u64(w as u64);
+    }
+    fn write_u8(&mut self, w: u8) {
+        self.write_u64(w as u64);
+    }
+    fn write_usize(&mut self, w: usize) {
+        self.write_u64(w as u64);
+    }
+}
+
+#[cfg(test)]
+mod unmemoized;
 
 /// One capture hop of a piece: landing point, jumped piece, direction, and
 /// the number of points travelled along the line.
@@ -60,17 +100,146 @@ struct Seq {
     king: bool,
     /// Search nodes left (see [`SEARCH_BUDGET`]).
     budget: u32,
+    /// Whether the budget ran out below the node being counted (its value
+    /// is then only a lower bound and is not memoized). Memoized values are
+    /// exact, whatever the bound and the budget left when they were counted.
+    cut: bool,
+    /// The enemy pieces this sequence could ever take
+    /// ([`Alquerque::takeable`] of `still` and `enemy0`): a node's value is
+    /// at most how many of them are left, and the search stops there. All
+    /// bits set until the search has expanded [`TAKEABLE_AFTER`] nodes (most
+    /// searches are a capture or two, and counting would cost more).
+    takeable: u128,
+    /// The mover's pieces that stay put, and the enemy's at the decision.
+    still: u128,
+    enemy0: u128,
+    /// Nodes expanded so far for this mover at this decision; the memo
+    /// records values only past [`TAKEABLE_AFTER`] (small searches do not
+    /// pay for the table).
+    expanded: u32,
 }
 
-/// Search nodes one hop's evaluation may visit in immediate mode, where every
-/// hop removes a piece, so sequences are at most as long as the pieces
-/// capturable; the search stops as soon as it reaches that bound, so it ends
-/// long before this in practice (**Decision**: past it, the best sequence
-/// found so far counts as the maximum).
+/// Nodes a search expands before it bounds itself by the takeable pieces
+/// and memoizes.
+const TAKEABLE_AFTER: u32 = 16;
+
+/// Search nodes one root hop's evaluation may expand in immediate mode,
+/// where every hop removes a piece, so sequences are at most as long as the
+/// pieces capturable; the search stops as soon as it has taken every piece
+/// it could ever take ([`Alquerque::takeable`]). **Decision**: past the
+/// budget, the best sequence found so far counts as the maximum.
+/// **Decision** (issue #13, memoized search): a situation already counted
+/// in the decision ([`Memo`]) is not searched again and uses no budget, and
+/// the search stops at the takeable pieces rather than at all enemy pieces;
+/// so it expands a part of the nodes the earlier unmemoized search visited,
+/// in the same order, and reaches the budget only where that search did:
+/// where that search was cut, the answer now can only be more exact (the
+/// maximum counted in full, or cut later). No decision of the perft trees
+/// (kharbaga and zamma to depth 8), of the playthroughs or of the random
+/// games with mulás of the tests reaches the budget, before or after; the
+/// unmemoized search reached it on positions with a mulá among many enemy
+/// pawns, e.g. `ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b` from the
+/// arena ladder (with the same legal hops as now, found before the cut).
 pub const SEARCH_BUDGET: u32 = 20_000;
 
-/// Entries the root search keeps between its two passes before recomputing.
-const ROOT_CACHE: usize = 256;
+thread_local! {
+    static SEARCH_NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static SEARCH_CUTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Nodes the immediate-removal majority search has expanded on this thread
+/// so far (for benchmarks and node-count tests: load does not change it).
+pub fn majority_search_nodes() -> u64 {
+    SEARCH_NODES.with(|n| n.get())
+}
+
+/// Root hops whose evaluation reached [`SEARCH_BUDGET`] on this thread so
+/// far (the answer is then the best sequence found within it).
+pub fn majority_search_cuts() -> u64 {
+    SEARCH_CUTS.with(|n| n.get())
+}
+
+/// The exact values [`Alquerque::best`] has counted for situations
+/// (capturing point, own pieces, enemy pieces) within one decision, or one
+/// listing of a position's turns: the same situation is reached by many
+/// routes (the same pieces taken in another order, a mulá landing on
+/// another point behind the same piece), and without this table each route
+/// searched it again, exponentially often in the number of pieces a mulá
+/// could take. Open addressing, linear probing, grown at half full.
+struct Memo {
+    slots: Vec<Slot>,
+    len: usize,
+    /// The last [`Alquerque::takeable`] counted: (still, enemy, takeable).
+    /// A listing's later decisions reuse it (still the same pieces, the
+    /// enemy's a subset: a superset of what they can take).
+    peeled: Option<(u128, u128, u128)>,
+}
+
+#[derive(Copy, Clone)]
+struct Slot {
+    own: u128,
+    enemy: u128,
+    /// Capturing point | 0x80 for a mulá; [`Slot::EMPTY`] marks a free slot.
+    tag: u8,
+    value: u8,
+}
+
+impl Slot {
+    const EMPTY: u8 = 0xFF;
+}
+
+impl Memo {
+    fn new() -> Memo {
+        Memo { slots: Vec::new(), len: 0, peeled: None }
+    }
+
+    #[inline]
+    fn home(&self, own: u128, enemy: u128, tag: u8) -> usize {
+        let mut h = crate::core::splitmix64(own as u64 ^ (own >> 64) as u64 ^ (tag as u64) << 56);
+        h = crate::core::splitmix64(h ^ enemy as u64 ^ ((enemy >> 64) as u64).rotate_left(29));
+        h as usize & (self.slots.len() - 1)
+    }
+
+    /// The slot of a situation, or the free slot where it would go.
+    #[inline]
+    fn find(&self, own: u128, enemy: u128, tag: u8) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(own, enemy, tag);
+        loop {
+            let e = &self.slots[i];
+            if e.tag == Slot::EMPTY || (e.tag == tag && e.own == own && e.enemy == enemy) {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn get(&self, own: u128, enemy: u128, tag: u8) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let e = &self.slots[self.find(own, enemy, tag)];
+        (e.tag != Slot::EMPTY).then_some(e.value as u32)
+    }
+
+    fn insert(&mut self, own: u128, enemy: u128, tag: u8, value: u32) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (2 * self.slots.len()).max(64);
+            let empty = Slot { own: 0, enemy: 0, tag: Slot::EMPTY, value: 0 };
+            let old = std::mem::replace(&mut self.slots, vec![empty; size]);
+            self.len = 0;
+            for e in old.into_iter().filter(|e| e.tag != Slot::EMPTY) {
+                self.insert(e.own, e.enemy, e.tag, e.value as u32);
+            }
+        }
+        let i = self.find(own, enemy, tag);
+        if self.slots[i].tag == Slot::EMPTY {
+            self.slots[i] = Slot { own, enemy, tag, value: value as u8 };
+            self.len += 1;
+        }
+    }
+}
 
 impl Alquerque {
     /// The capture hops of the piece on `from`, given the occupancy of `seq`.
@@ -128,40 +297,120 @@ impl Alquerque {
         seq.enemy &= !(1u128 << h.victim);
     }
 
-    /// Immediate mode: the most pieces a continuation from `pos` captures,
-    /// stopping early once `limit` is reached (`limit` = pieces still capturable).
-    fn best(&self, seq: &mut Seq, pos: u8, limit: u32) -> u32 {
-        if limit == 0 || seq.budget == 0 {
+    /// Immediate mode: the most pieces a continuation from `pos` captures.
+    /// Every hop removes a piece, so the takeable enemy pieces left bound
+    /// it: the search stops as soon as a continuation takes them all.
+    fn best(&self, seq: &mut Seq, memo: &mut Memo, pos: u8) -> u32 {
+        let limit = (seq.enemy & seq.takeable).count_ones();
+        if limit == 0 {
+            return 0;
+        }
+        let tag = pos | (seq.king as u8) << 7;
+        if let Some(v) = memo.get(seq.own, seq.enemy, tag) {
+            return v;
+        }
+        if seq.budget == 0 {
+            seq.cut = true;
             return 0;
         }
         seq.budget -= 1;
+        SEARCH_NODES.with(|n| n.set(n.get() + 1));
+        self.count_expansion(seq);
+        let cut_above = std::mem::replace(&mut seq.cut, false);
         let mut buf = HopBuf::new();
         self.hops(seq, pos, &mut buf);
         let mut best = 0;
         for h in buf.as_slice() {
-            let v = self.hop_value(seq, pos, h, limit);
-            if v > best {
-                best = v;
-                if best >= limit {
-                    return best;
-                }
+            best = best.max(self.hop_value(seq, memo, pos, h));
+            if best >= limit {
+                break;
             }
         }
+        // A situation without a further capture costs one look at its hops,
+        // and most searches are a capture or two: not worth a slot.
+        if best > 0 && seq.expanded >= TAKEABLE_AFTER && (!seq.cut || best >= limit) {
+            memo.insert(seq.own, seq.enemy, tag, best);
+        }
+        seq.cut |= cut_above;
         best
     }
 
     /// Immediate mode: `1 + best(after h)`.
-    fn hop_value(&self, seq: &mut Seq, from: u8, h: &Hop, limit: u32) -> u32 {
+    fn hop_value(&self, seq: &mut Seq, memo: &mut Memo, from: u8, h: &Hop) -> u32 {
         let saved = (seq.own, seq.enemy);
         self.make(seq, from, h);
-        let v = 1 + self.best(seq, h.to, limit - 1);
+        let v = 1 + self.best(seq, memo, h.to);
         (seq.own, seq.enemy) = saved;
         v
     }
 
-    fn seq_of(&self, s: &State, from: u8) -> Seq {
+    /// The search's view of a sequence by the piece on `from`, the pieces
+    /// `still` not moving during it.
+    fn seq_of(&self, s: &State, from: u8, still: u128) -> Seq {
         let me = s.side.index();
-        Seq { own: s.pieces[me], enemy: s.pieces[1 - me], king: s.kings >> from & 1 != 0, budget: SEARCH_BUDGET }
+        Seq {
+            own: s.pieces[me],
+            enemy: s.pieces[1 - me],
+            king: s.kings >> from & 1 != 0,
+            budget: SEARCH_BUDGET,
+            cut: false,
+            takeable: !0,
+            still,
+            enemy0: s.pieces[1 - me],
+            expanded: 0,
+        }
+    }
+
+    #[inline]
+    fn count_expansion(&self, seq: &mut Seq) {
+        seq.expanded += 1;
+        if seq.expanded == TAKEABLE_AFTER {
+            seq.takeable = self.takeable(seq.still, seq.enemy0);
+        }
+    }
+
+    /// Immediate mode: a superset of the enemy pieces a sequence can take
+    /// while the pieces `still` do not move (the mover's pieces but the
+    /// capturing one; at a turn's start, those that cannot capture). A
+    /// piece is jumped along a line with the point before it (where the
+    /// jumper comes from, or stands) and the point after it (where it lands)
+    /// both free at that moment: each is empty, or held by an enemy piece
+    /// taken before. So the takeable pieces are peeled
+    /// from outside in, until no more is freed; a piece in a corner, or
+    /// walled in by the mover's own pieces and such, is never takeable.
+    /// (The positions with a mulá among many enemy pawns were slow because
+    /// the bound counted pieces no route can reach: every route had to be
+    /// tried to prove it.)
+    fn takeable(&self, still: u128, enemy: u128) -> u128 {
+        let g = &self.geo;
+        let open = g.points & !still & !enemy;
+        let mut taken = 0u128;
+        loop {
+            let free = open | taken;
+            let mut found = 0u128;
+            for d in 0..4 {
+                found |= self.before_in(d, free) & self.before_in(d + 4, free);
+            }
+            found &= enemy;
+            if found == taken {
+                return taken;
+            }
+            taken = found;
+        }
+    }
+
+    /// The points whose next point in direction `d` is in `set`.
+    fn before_in(&self, d: usize, set: u128) -> u128 {
+        self.geo.before(d, set).unwrap_or_else(|| {
+            let line = &self.geo.next[d];
+            let mut out = 0u128;
+            for p in crate::bits::SetBits(self.geo.points & self.geo.has_next[d]) {
+                if set >> line[p as usize] & 1 != 0 {
+                    out |= 1u128 << p;
+                }
+            }
+            out
+        })
     }
 
     /// Deferred mode: the fixed board of a sequence by the piece on `at`.
@@ -218,15 +467,15 @@ impl Alquerque {
         found
     }
 
-    /// Pieces of the opponent that a sequence can still capture.
-    #[inline]
-    fn capturable(&self, s: &State) -> u32 {
-        (s.pieces[s.side.other().index()] & !s.jumped).count_ones()
-    }
-
     /// Calls `f(from, hop)` for every hop that begins a maximal capture
     /// sequence at this decision; returns the maximum (0: no capture).
-    pub(super) fn for_each_best_hop(&self, s: &State, mut f: impl FnMut(u8, &Hop)) -> u32 {
+    pub(super) fn for_each_best_hop(&self, s: &State, f: impl FnMut(u8, &Hop)) -> u32 {
+        self.for_each_best_hop_in(s, &mut Memo::new(), f)
+    }
+
+    /// [`Alquerque::for_each_best_hop`] with the situations counted so far in
+    /// `memo` (immediate mode).
+    fn for_each_best_hop_in(&self, s: &State, memo: &mut Memo, f: impl FnMut(u8, &Hop)) -> u32 {
         let me = s.side.index();
         // At a turn's start only a piece with a first hop can begin a
         // sequence (in either removal mode nothing is jumped yet), and most
@@ -238,44 +487,60 @@ impl Alquerque {
         if self.deferred {
             return self.for_each_best_deferred_hop(s, movers, f);
         }
-        let limit = self.capturable(s);
-        let mut cache = [0u8; ROOT_CACHE];
-        let mut k = 0usize;
+        self.for_each_best_immediate_hop(s, movers, memo, f)
+    }
+
+    /// [`Alquerque::for_each_best_hop`] in immediate mode, with the values
+    /// counted so far in `memo` (this decision's, or those of every decision
+    /// of the turns being listed: a situation's value does not depend on the
+    /// route to it).
+    fn for_each_best_immediate_hop(&self, s: &State, movers: u128, memo: &mut Memo, mut f: impl FnMut(u8, &Hop)) -> u32 {
+        // Every first hop valued (on its own budget), then those worth the
+        // most reported; most decisions have a few hops, kept on the stack.
+        let mut few = [(0u8, Hop::default(), 0u8); 16];
+        let mut n = 0;
+        let mut more: Vec<(u8, Hop, u8)> = Vec::new();
         let mut best = 0u32;
-        let mut bits = movers;
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let mut seq = self.seq_of(s, from);
+        let still = s.pieces[s.side.index()] & !movers;
+        // A listing whose table already holds values is in a big search:
+        // bound and memoize from the start.
+        let big = memo.len > 0;
+        for from in crate::bits::SetBits(movers) {
+            let from = from as u8;
+            let mut seq = self.seq_of(s, from, still);
+            if big {
+                seq.expanded = TAKEABLE_AFTER;
+                seq.takeable = match memo.peeled {
+                    Some((st, e, t)) if st == still && seq.enemy0 & !e == 0 => t,
+                    _ => {
+                        let t = self.takeable(still, seq.enemy0);
+                        memo.peeled = Some((still, seq.enemy0, t));
+                        t
+                    }
+                };
+            }
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
                 seq.budget = SEARCH_BUDGET;
-                let v = self.hop_value(&mut seq, from, h, limit);
-                if k < ROOT_CACHE {
-                    cache[k] = v as u8;
+                seq.cut = false;
+                let v = self.hop_value(&mut seq, memo, from, h);
+                if seq.cut {
+                    SEARCH_CUTS.with(|n| n.set(n.get() + 1));
                 }
-                k += 1;
+                if n < few.len() {
+                    few[n] = (from, *h, v as u8);
+                    n += 1;
+                } else {
+                    more.push((from, *h, v as u8));
+                }
                 best = best.max(v);
             }
         }
-        if best == 0 {
-            return 0;
-        }
-        let mut k = 0usize;
-        let mut bits = movers;
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let mut seq = self.seq_of(s, from);
-            let mut buf = HopBuf::new();
-            self.hops(&seq, from, &mut buf);
-            for h in buf.as_slice() {
-                seq.budget = SEARCH_BUDGET;
-                let v = if k < ROOT_CACHE { cache[k] as u32 } else { self.hop_value(&mut seq, from, h, limit) };
-                k += 1;
-                if v == best {
-                    f(from, h);
+        if best > 0 {
+            for (from, h, v) in few[..n].iter().chain(&more) {
+                if *v as u32 == best {
+                    f(*from, h);
                 }
             }
         }
@@ -414,12 +679,17 @@ impl Alquerque {
     }
 
     /// Calls `f` for every legal action of the decision (offer actions excluded).
-    pub(super) fn for_each_legal(&self, s: &State, mut f: impl FnMut(Action)) {
+    pub(super) fn for_each_legal(&self, s: &State, f: impl FnMut(Action)) {
+        self.for_each_legal_in(s, &mut Memo::new(), f)
+    }
+
+    /// [`Alquerque::for_each_legal`] with the situations counted so far in `memo`.
+    fn for_each_legal_in(&self, s: &State, memo: &mut Memo, mut f: impl FnMut(Action)) {
         if s.pieces[s.side.index()] == 0 {
             return;
         }
         let side = s.side;
-        let best = self.for_each_best_hop(s, |from, h| f(self.encode(side, from, h.dir, h.steps)));
+        let best = self.for_each_best_hop_in(s, memo, |from, h| f(self.encode(side, from, h.dir, h.steps)));
         if best == 0 && !s.mid_turn() {
             self.for_each_simple_move(s, |from, d, steps, _| f(self.encode(side, from, d, steps)));
         }
@@ -457,8 +727,9 @@ impl Alquerque {
             } else {
                 s.pieces[1 - me] &= !vb;
                 s.kings &= !vb;
-                let mut seq = self.seq_of(s, to);
-                self.best(&mut seq, to, 1) > 0
+                let mut buf = HopBuf::new();
+                self.hops(&self.seq_of(s, to, 0), to, &mut buf);
+                buf.n > 0
             };
             if more {
                 s.capturing = to;
@@ -486,6 +757,20 @@ impl Alquerque {
     /// one reported turn in immediate mode; in deferred mode every reachable
     /// end position is reported once. No dedup of end positions.
     pub(super) fn for_each_turn(&self, s: &State, f: &mut impl FnMut(&[Action], &State)) {
+        self.walk_turns(s, true, f)
+    }
+
+    /// Calls `f(end)` for every end position of a turn from `s`, the same
+    /// positions as [`Alquerque::for_each_turn`] (perft and the searches need
+    /// no paths): a mid-turn situation is walked once whatever the first
+    /// decision that led to it.
+    pub(super) fn for_each_end(&self, s: &State, f: &mut impl FnMut(&State)) {
+        self.walk_turns(s, false, &mut |_, e| f(e))
+    }
+
+    /// [`Alquerque::for_each_turn`]; with `paths` false, `f` gets no actions
+    /// and each situation is walked once for all first decisions.
+    fn walk_turns(&self, s: &State, paths: bool, f: &mut impl FnMut(&[Action], &State)) {
         if self.deferred {
             let mut turns: Vec<(Vec<Action>, State)> = Vec::new();
             let best = self.for_each_best_hop(s, |_, _| {});
@@ -526,21 +811,31 @@ impl Alquerque {
                 return;
             }
         }
+        // One table for every decision of the listing, and a mid-turn
+        // situation reached again under the same first decision is walked
+        // once: breadth first, its first visit has the shortest path, and
+        // the turns below it are the same from every visit (they used to be
+        // listed once per route, exponentially often with a mulá).
+        let mut memo = Memo::new();
+        let mut seen: HashSet<(Action, [u128; 2], u128, u8), BuildHasherDefault<WordHasher>> = HashSet::default();
         let mut queue = VecDeque::new();
-        queue.push_back((*s, Vec::new()));
+        queue.push_back((*s, Vec::new(), Action(u32::MAX)));
         let mut legal = Vec::new();
-        while let Some((cur, path)) = queue.pop_front() {
+        while let Some((cur, path, first)) = queue.pop_front() {
             legal.clear();
-            self.for_each_legal(&cur, |a| legal.push(a));
+            self.for_each_legal_in(&cur, &mut memo, |a| legal.push(a));
             legal.sort_unstable();
             for &a in &legal {
                 let mut next = cur;
                 let mut p = path.clone();
-                p.push(a);
+                if paths {
+                    p.push(a);
+                }
+                let first = if paths && first.0 == u32::MAX { a } else { first };
                 if self.apply_action(&mut next, a) == Applied::TurnOver {
                     f(&p, &next);
-                } else {
-                    queue.push_back((next, p));
+                } else if seen.insert((first, next.pieces, next.kings, next.capturing)) {
+                    queue.push_back((next, p, first));
                 }
             }
         }
