@@ -211,3 +211,19 @@ def test_the_exported_command_repeats_the_run() -> None:
         "--eval-minutes 10 --opponents greedy alphabeta:depth=2"
     )
     assert _command_line(AlphaZeroConfig(game="tablut")) == "python -m ludoteca.train alphazero tablut --seed 0 --minutes 10"
+
+
+def test_backgammon_keeps_a_replay_buffer_large_enough_to_average_out_the_dice() -> None:
+    """Backgammon's default buffer is 500,000 decisions (a 20,000-decision window over-fitted the value head
+    to its last 300 games' luck); every other game keeps 20,000; ``buffer`` given is used as given."""
+    from ludoteca.train.alphazero import AlphaZeroConfig, _command_line
+
+    assert AlphaZeroConfig(game="backgammon").buffer_size == 500_000
+    assert AlphaZeroConfig(game="damas").buffer_size == 20_000
+    assert AlphaZeroConfig(game="backgammon", buffer=1000).buffer_size == 1000
+    cfg = AlphaZeroConfig(game="backgammon", minutes=60, buffer=500_000)
+    assert "--buffer 500000" in _command_line(cfg)
+    with pytest.raises(ludoteca.OptionError, match="buffer_size must be >= 1"):
+        AlphaZeroConfig(game="damas", buffer=0).validate()
+    with pytest.raises(ludoteca.OptionError, match=r"min_buffer \(512\) exceeds the buffer \(100\)"):
+        AlphaZeroConfig(game="backgammon", buffer=100).validate()

@@ -29,7 +29,7 @@ HELP = {
     "blocks": "ResNet residual blocks",
     "hidden": "MLP hidden units (backgammon)",
     "torch_threads": "torch.set_num_threads",
-    "buffer": "replay buffer size, in decisions",
+    "buffer": "replay buffer size, in decisions (default 20000; backgammon 500000)",
     "min_buffer": "decisions stored before training starts",
     "batch_size": "minibatch size",
     "lr": "Adam learning rate",
@@ -61,9 +61,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if f.name in skip:
             continue
         default = getattr(defaults, f.name)
-        kind = type(default) if default is not None else (int if f.name in ("iterations", "max_turns", "eval_openings") else str)
+        kind = type(default) if default is not None else (int if f.name in ("iterations", "max_turns", "eval_openings", "buffer") else str)
         az.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=kind.__name__.upper(),
-                        help=f"{HELP.get(f.name, f.name)} (default {default})")
+                        help=HELP.get(f.name, f.name) + ("" if "(default" in HELP.get(f.name, "") else f" (default {default})"))
     az.add_argument("--opponents", nargs="+", help=f"agent specs to evaluate against (default {' '.join(defaults.opponents)})")
     az.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
