@@ -142,6 +142,58 @@ pub fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A `Hasher` for the small `Copy` states and keys of the games: words fed
+/// to an FxHash-style mixer (SipHash costs more than the work it indexes),
+/// finished with [`splitmix64`] so that the low bits that index a table are
+/// well spread. Used by the search's transposition keys and alquerque's
+/// turn listing (`BuildHasherDefault<WordHasher>`).
+#[derive(Default)]
+pub struct WordHasher(u64);
+
+impl WordHasher {
+    #[inline]
+    fn mix(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        splitmix64(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in chunks.by_ref() {
+            self.mix(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; 8];
+            buf[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(buf) ^ ((rest.len() as u64) << 56));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.mix(i as u64)
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.mix(i as u64)
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.mix(i as u64)
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.mix(i)
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.mix(i as u64);
+        self.mix((i >> 64) as u64);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.mix(i as u64)
+    }
+}
+
 /// An outcome drawn by its probability (one uniform draw; the last outcome
 /// takes any rounding remainder).
 pub fn sample_outcome(rng: &mut GameRng, outcomes: &[(Action, f64)]) -> Option<Action> {

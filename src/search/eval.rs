@@ -41,55 +41,9 @@ impl<R: Rules, F: FnMut(&R, &R::State, Player) -> Result<f32, Aborted>> Evaluato
 /// states of the games), finished with splitmix64 so that the low bits that
 /// index the table are well spread.
 pub fn state_key<S: Hash>(s: &S) -> u64 {
-    let mut h = WordHasher(0);
+    let mut h = crate::core::WordHasher::default();
     s.hash(&mut h);
-    crate::core::splitmix64(h.0)
-}
-
-struct WordHasher(u64);
-
-impl WordHasher {
-    #[inline]
-    fn mix(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in chunks.by_ref() {
-            self.mix(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut buf = [0u8; 8];
-            buf[..rest.len()].copy_from_slice(rest);
-            self.mix(u64::from_le_bytes(buf) ^ ((rest.len() as u64) << 56));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.mix(i as u64)
-    }
-    fn write_u16(&mut self, i: u16) {
-        self.mix(i as u64)
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.mix(i as u64)
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.mix(i)
-    }
-    fn write_u128(&mut self, i: u128) {
-        self.mix(i as u64);
-        self.mix((i >> 64) as u64);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.mix(i as u64)
-    }
+    h.finish()
 }
 
 /// `x` squashed into (-1, 1) with slope 1 at 0: how the built-in heuristics

@@ -20,41 +20,7 @@ use super::rules::Alquerque;
 use super::state::State;
 use crate::core::{Action, Applied, Outcome, Player};
 use std::collections::{HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A fast hasher for the listing's set of situations walked (its keys are
-/// words; SipHash cost more than the walk).
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        crate::core::splitmix64(self.0)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-    }
-    fn write_u64(&mut self, w: u64) {
-        self.0 = crate::core::splitmix64(self.0 ^ w);
-    }
-    fn write_u128(&mut self, w: u128) {
-        self.write_u64(w as u64);
-        self.write_u64((w >> 64) as u64);
-    }
-    fn write_u32(&mut self, w: u32) {
-        self.write_u64(w as u64);
-    }
-    fn write_u8(&mut self, w: u8) {
-        self.write_u64(w as u64);
-    }
-    fn write_usize(&mut self, w: usize) {
-        self.write_u64(w as u64);
-    }
-}
+use std::hash::BuildHasherDefault;
 
 #[cfg(test)]
 mod unmemoized;
@@ -817,7 +783,7 @@ impl Alquerque {
         // the turns below it are the same from every visit (they used to be
         // listed once per route, exponentially often with a mulá).
         let mut memo = Memo::new();
-        let mut seen: HashSet<(Action, [u128; 2], u128, u8), BuildHasherDefault<WordHasher>> = HashSet::default();
+        let mut seen: HashSet<(Action, [u128; 2], u128, u8), BuildHasherDefault<crate::core::WordHasher>> = HashSet::default();
         let mut queue = VecDeque::new();
         queue.push_back((*s, Vec::new(), Action(u32::MAX)));
         let mut legal = Vec::new();
