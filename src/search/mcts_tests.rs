@@ -459,3 +459,143 @@ fn evaluate_chance_later_visits_descend_through_the_outcomes() {
         }
     }
 }
+
+/// FNV-1a over the results of searches of several games, root selections
+/// and chance selections: a digest recorded before `evaluate_chance`
+/// existed, so that the option's default (off) is proven to change nothing.
+fn results_digest() -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |x: u32| {
+        for b in x.to_le_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    let cases: [(&str, &[(&str, OptValue)]); 3] =
+        [("backgammon", &[]), ("backgammon", &[("match_length", OptValue::Int(3))]), ("checkers", &[])];
+    for (id, options) in cases {
+        let g = game(id, options);
+        let states: Vec<Box<dyn DynState>> = (0..3)
+            .map(|i| {
+                let mut s = g.clone().new_state(i);
+                while s.to_act() == ToAct::Chance {
+                    let a = s.chance_outcomes()[0].0;
+                    s.apply(a.0 as i64).unwrap();
+                }
+                s
+            })
+            .collect();
+        let refs: Vec<&dyn DynState> = states.iter().map(|s| s.as_ref()).collect();
+        for root in [RootSelection::Puct, RootSelection::Gumbel] {
+            for chance in [ChanceSelection::Stratified, ChanceSelection::Sample] {
+                let mut c = config(120, root);
+                c.chance = chance;
+                c.dirichlet_fraction = 0.25;
+                c.temperature = 1.0;
+                c.gumbel_scale = 1.0;
+                c.considered = 8;
+                for r in search(&g, &refs, c, 1, 11).1 {
+                    eat(r.action.0);
+                    eat(r.value.to_bits());
+                    for (a, v, w) in r.children {
+                        eat(a.0);
+                        eat(v);
+                        eat(w.to_bits());
+                    }
+                }
+            }
+        }
+    }
+    h
+}
+
+#[test]
+fn search_results_without_evaluate_chance_are_those_recorded_before_the_option() {
+    assert_eq!(format!("{:016x}", results_digest()), "4f18d8d244d5801d");
+}
+
+/// Backgammon's rules without [`Rules::chance_player`]: a game whose chance
+/// nodes name no player to value them for.
+struct NoRoller(crate::games::backgammon::Backgammon);
+
+mod no_roller {
+    use super::NoRoller;
+    use crate::core::{Action, Applied, GameRng, ToAct};
+    use crate::error::Result;
+    use crate::game::{GameSpec, Rules};
+    use crate::games::backgammon::State;
+
+    impl Rules for NoRoller {
+        type State = State;
+        fn spec(&self) -> &GameSpec {
+            self.0.spec()
+        }
+        fn initial_state(&self, rng: &mut GameRng) -> State {
+            self.0.initial_state(rng)
+        }
+        fn to_act(&self, s: &State) -> ToAct {
+            self.0.to_act(s)
+        }
+        fn legal_mask(&self, s: &State, mask: &mut [bool]) {
+            self.0.legal_mask(s, mask)
+        }
+        fn apply(&self, s: &mut State, a: Action, rng: &mut GameRng) -> Applied {
+            self.0.apply(s, a, rng)
+        }
+        fn returns(&self, s: &State) -> [f32; 2] {
+            self.0.returns(s)
+        }
+        fn observe(&self, s: &State, out: &mut [f32]) {
+            self.0.observe(s, out)
+        }
+        fn to_position(&self, s: &State) -> String {
+            self.0.to_position(s)
+        }
+        fn from_position(&self, text: &str) -> Result<State> {
+            self.0.from_position(text)
+        }
+        fn action_to_string(&self, s: &State, a: Action) -> String {
+            self.0.action_to_string(s, a)
+        }
+        fn notation(&self, s: &State, actions: &[Action]) -> String {
+            self.0.notation(s, actions)
+        }
+        fn piece_counts(&self, s: &State) -> [u32; 2] {
+            self.0.piece_counts(s)
+        }
+        fn chance_outcomes(&self, s: &State) -> Vec<(Action, f64)> {
+            self.0.chance_outcomes(s)
+        }
+    }
+}
+
+#[test]
+fn evaluate_chance_refuses_a_chance_node_without_a_player_to_value_it_for() {
+    use super::mcts::Root;
+    use crate::core::rng_from_seed;
+    use crate::game::Rules;
+    let rules = NoRoller(crate::games::backgammon::Backgammon::new(1, true));
+    let mut s = rules.initial_state(&mut rng_from_seed(0));
+    let a = rules.chance_outcomes(&s)[0].0;
+    rules.apply(&mut s, a, &mut rng_from_seed(0));
+    for evaluate_chance in [false, true] {
+        let mut c = config(50, RootSelection::Puct);
+        c.evaluate_chance = evaluate_chance;
+        let mut f = Forest::new(c, 1, 0).unwrap();
+        // The built-in playouts and a user evaluator alike.
+        f.set_roots(&rules, vec![Root { state: s, turns: 0 }]).unwrap();
+        let rollouts = f.search_rollouts(&rules);
+        f.set_roots(&rules, vec![Root { state: s, turns: 0 }]).unwrap();
+        let evaluated = f.search_with(&rules, |_, _, n| Ok((vec![0.0; n * rules.spec().num_actions], vec![0.0; n])));
+        if evaluate_chance {
+            for e in [rollouts.unwrap_err(), evaluated.unwrap_err()] {
+                assert!(matches!(e, crate::error::GameError::Invalid(_)));
+                let text = e.to_string();
+                assert!(text.contains("evaluate_chance") && text.contains("no player"), "{text}");
+            }
+        } else {
+            rollouts.unwrap();
+            evaluated.unwrap();
+            f.check_tree(0).unwrap();
+        }
+    }
+}
