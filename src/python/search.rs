@@ -51,7 +51,8 @@ impl PySearchResult {
 /// Games with sampled chance are searched through their explicit-chance copy.
 /// ``evaluate_chance=True`` also evaluates each chance node when first reached
 /// (its value for ``State.chance_player``, the mask passed all false) before
-/// later visits descend through its outcomes. Deterministic for ``seed`` whatever ``num_threads``. See ``docs/search.md``.
+/// later visits descend through its outcomes. Deterministic for ``seed``
+/// whatever ``num_threads``. See ``docs/search.md``.
 #[pyclass(name = "MCTS", module = "ludoteca._core")]
 pub struct PyMcts {
     game: Arc<dyn DynGame>,
@@ -240,8 +241,9 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     /// called once per simulation wave with the leaves of every tree that
     /// needs one; values are for the player to decide at each leaf (at a
     /// chance node under ``evaluate_chance``: for ``State.chance_player``,
-    /// its mask row all false, its logits ignored). A wrong
-    /// answer raises ``SearchError``; an exception in ``evaluate`` propagates.
+    /// its mask row all false, its logits ignored). A wrong answer raises
+    /// ``SearchError`` (so does a chance node without a ``chance_player``
+    /// under ``evaluate_chance``); an exception in ``evaluate`` propagates.
     #[pyo3(signature = (states, evaluate = None))]
     fn search(&mut self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
         let handles = Self::collect_states(states)?;
