@@ -160,6 +160,9 @@ pub trait DynState: Send + Sync {
     fn action_to_string(&self, a: i64) -> Result<String>;
     fn string_to_action(&self, text: &str) -> Result<Action>;
     fn chance_outcomes(&self) -> Vec<(Action, f64)>;
+    /// At a chance node, the player whose side its observation takes
+    /// ([`Rules::chance_player`]); `None` elsewhere.
+    fn chance_player(&self) -> Option<Player>;
     fn info(&self) -> Vec<(&'static str, i64)>;
     fn piece_counts(&self) -> [u32; 2];
     /// Starts a new game in place.
@@ -382,6 +385,15 @@ impl<R: Rules> DynState for StateBox<R> {
     }
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
         self.session.chance_outcomes(self.game.rules())
+    }
+    fn chance_player(&self) -> Option<Player> {
+        let rules = self.game.rules();
+        // A pending draw offer or a verdict makes the session's turn differ
+        // from the rules' chance node.
+        if self.session.to_act(rules) != ToAct::Chance {
+            return None;
+        }
+        rules.chance_player(&self.session.state)
     }
     fn info(&self) -> Vec<(&'static str, i64)> {
         self.session.info(self.game.rules())
@@ -623,9 +635,9 @@ pub trait DynMcts: Send + Sync {
     /// Starts a search from `states` (all of this game, each with a player to decide).
     fn set_roots(&mut self, states: &[&dyn DynState]) -> Result<()>;
     /// The whole search with the built-in random-rollout evaluator.
-    fn search_rollouts(&mut self);
+    fn search_rollouts(&mut self) -> Result<()>;
     /// Runs every tree to its next leaf; the number of leaves waiting for an evaluation.
-    fn select(&mut self) -> usize;
+    fn select(&mut self) -> Result<usize>;
     /// Observations and legal masks of the waiting leaves, one row each.
     fn write_leaves(&self, obs: &mut [f32], mask: &mut [bool]);
     /// Expands the waiting leaves with the evaluator's logits and values.
@@ -636,6 +648,8 @@ pub trait DynMcts: Send + Sync {
     fn check_tree(&self, i: usize) -> std::result::Result<TreeCheck, String>;
     #[cfg(test)]
     fn chance_visits(&self, i: usize, min_visits: u32) -> Vec<Vec<(f32, u32)>>;
+    #[cfg(test)]
+    fn root_children(&self, i: usize) -> Vec<(Action, u32, f32)>;
 }
 
 struct MctsBox<R: Rules> {
@@ -691,11 +705,11 @@ impl<R: Rules> DynMcts for MctsBox<R> {
         self.forest.set_roots(tree_rules(&self.explicit, &self.game), roots)
     }
 
-    fn search_rollouts(&mut self) {
+    fn search_rollouts(&mut self) -> Result<()> {
         self.forest.search_rollouts(tree_rules(&self.explicit, &self.game))
     }
 
-    fn select(&mut self) -> usize {
+    fn select(&mut self) -> Result<usize> {
         self.forest.select(tree_rules(&self.explicit, &self.game))
     }
 
@@ -723,5 +737,10 @@ impl<R: Rules> DynMcts for MctsBox<R> {
     #[cfg(test)]
     fn chance_visits(&self, i: usize, min_visits: u32) -> Vec<Vec<(f32, u32)>> {
         self.forest.chance_visits(i, min_visits)
+    }
+
+    #[cfg(test)]
+    fn root_children(&self, i: usize) -> Vec<(Action, u32, f32)> {
+        self.forest.root_children(i)
     }
 }

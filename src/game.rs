@@ -511,6 +511,15 @@ pub trait Rules: Send + Sync + Sized + 'static {
         Vec::new()
     }
 
+    /// At a chance node, the player whose point of view its observation
+    /// takes (backgammon: the player about to roll), so that an evaluator
+    /// can value the position before the outcome for that player (MCTS with
+    /// `evaluate_chance`). `None` elsewhere, and for a game whose chance
+    /// nodes have no such player (the default).
+    fn chance_player(&self, _s: &Self::State) -> Option<Player> {
+        None
+    }
+
     /// The positions the complete turns from `s` lead to, appended to `out`
     /// (the states of [`Rules::turns`] without their notation, possibly with
     /// repeats): what search expands. Games override it with a path that

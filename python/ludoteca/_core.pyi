@@ -118,6 +118,12 @@ class State:
     def current_player(self) -> int:
         """0 or 1, -1 at a chance node, -2 when terminal."""
     @property
+    def chance_player(self) -> Optional[int]:
+        """At a chance node, the player (0 or 1) whose side the observation
+        takes there (backgammon: the player about to roll), for whom an
+        evaluator values the position before the outcome; ``None`` elsewhere
+        and in games whose chance nodes name no such player."""
+    @property
     def game(self) -> Game:
         """The game this state belongs to."""
     @property
@@ -375,7 +381,10 @@ class MCTS:
     nodes (dice) are in the tree; ``chance="stratified"`` follows the outcome
     least visited relative to its probability, ``"sample"`` samples one.
     Games with sampled chance are searched through their explicit-chance copy.
-    Deterministic for ``seed`` whatever ``num_threads``. See ``docs/search.md``.
+    ``evaluate_chance=True`` also evaluates each chance node when first reached
+    (its value for ``State.chance_player``, the mask passed all false) before
+    later visits descend through its outcomes. Deterministic for ``seed``
+    whatever ``num_threads``. See ``docs/search.md``.
     """
 
     def __new__(
@@ -394,6 +403,7 @@ class MCTS:
         c_scale: float = 0.1,
         chance: str = "stratified",
         reuse_tree: bool = False,
+        evaluate_chance: bool = False,
         num_threads: Optional[int] = None,
         seed: int = 0,
     ) -> MCTS: ...
@@ -410,8 +420,11 @@ class MCTS:
         playout in Rust). Otherwise ``evaluate(obs: float32[B, *obs_shape],
         mask: bool[B, A]) -> (logits: float32[B, A], values: float32[B])`` is
         called once per simulation wave with the leaves of every tree that
-        needs one; values are for the player to decide at each leaf. A wrong
-        answer raises ``SearchError``; an exception in ``evaluate`` propagates."""
+        needs one; values are for the player to decide at each leaf (at a
+        chance node under ``evaluate_chance``: for ``State.chance_player``,
+        its mask row all false, its logits ignored). A wrong answer raises
+        ``SearchError`` (so does a chance node without a ``chance_player``
+        under ``evaluate_chance``); an exception in ``evaluate`` propagates."""
     @property
     def game(self) -> Game:
         """The game searched."""
@@ -421,6 +434,9 @@ class MCTS:
     @property
     def selection(self) -> str:
         """``"puct"`` or ``"gumbel"``."""
+    @property
+    def evaluate_chance(self) -> bool:
+        """Whether chance nodes are evaluated when first reached."""
     @property
     def num_threads(self) -> int:
         """Threads the trees are searched on."""

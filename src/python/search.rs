@@ -49,7 +49,10 @@ impl PySearchResult {
 /// nodes (dice) are in the tree; ``chance="stratified"`` follows the outcome
 /// least visited relative to its probability, ``"sample"`` samples one.
 /// Games with sampled chance are searched through their explicit-chance copy.
-/// Deterministic for ``seed`` whatever ``num_threads``. See ``docs/search.md``.
+/// ``evaluate_chance=True`` also evaluates each chance node when first reached
+/// (its value for ``State.chance_player``, the mask passed all false) before
+/// later visits descend through its outcomes. Deterministic for ``seed``
+/// whatever ``num_threads``. See ``docs/search.md``.
 #[pyclass(name = "MCTS", module = "ludoteca._core")]
 pub struct PyMcts {
     game: Arc<dyn DynGame>,
@@ -172,10 +175,10 @@ impl PyMcts {
         game, simulations = Int(800), *, selection = "puct", c_puct = 1.25, dirichlet_alpha = 0.3,
         dirichlet_fraction = 0.0, temperature = 0.0, considered = Int(16), gumbel_scale = 1.0,
         c_visit = 50.0, c_scale = 0.1, chance = "stratified", reuse_tree = false,
-        num_threads = None, seed = Seed(0)
+        evaluate_chance = false, num_threads = None, seed = Seed(0)
     ), text_signature = "(game, simulations=800, *, selection='puct', c_puct=1.25, dirichlet_alpha=0.3, \
 dirichlet_fraction=0.0, temperature=0.0, considered=16, gumbel_scale=1.0, c_visit=50.0, c_scale=0.1, \
-chance='stratified', reuse_tree=False, num_threads=None, seed=0)")]
+chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, seed=0)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &Bound<'_, PyAny>,
@@ -191,6 +194,7 @@ chance='stratified', reuse_tree=False, num_threads=None, seed=0)")]
         c_scale: f32,
         chance: &str,
         reuse_tree: bool,
+        evaluate_chance: bool,
         num_threads: Option<Int>,
         seed: Seed,
     ) -> PyResult<Self> {
@@ -215,6 +219,7 @@ chance='stratified', reuse_tree=False, num_threads=None, seed=0)")]
             chance: parse_chance(chance)?,
             reuse_tree,
             max_turns: 0,
+            evaluate_chance,
         };
         let threads = match num_threads {
             None => default_threads(),
@@ -234,8 +239,11 @@ chance='stratified', reuse_tree=False, num_threads=None, seed=0)")]
     /// playout in Rust). Otherwise ``evaluate(obs: float32[B, *obs_shape],
     /// mask: bool[B, A]) -> (logits: float32[B, A], values: float32[B])`` is
     /// called once per simulation wave with the leaves of every tree that
-    /// needs one; values are for the player to decide at each leaf. A wrong
-    /// answer raises ``SearchError``; an exception in ``evaluate`` propagates.
+    /// needs one; values are for the player to decide at each leaf (at a
+    /// chance node under ``evaluate_chance``: for ``State.chance_player``,
+    /// its mask row all false, its logits ignored). A wrong answer raises
+    /// ``SearchError`` (so does a chance node without a ``chance_player``
+    /// under ``evaluate_chance``); an exception in ``evaluate`` propagates.
     #[pyo3(signature = (states, evaluate = None))]
     fn search(&mut self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
         let handles = Self::collect_states(states)?;
@@ -249,7 +257,7 @@ chance='stratified', reuse_tree=False, num_threads=None, seed=0)")]
         drop(borrowed);
         let inner = &mut self.inner;
         match evaluate {
-            None => py.detach(|| inner.search_rollouts()),
+            None => py.detach(|| inner.search_rollouts()).map_err(|e| SearchError::new_err(e.to_string()))?,
             Some(evaluate) => {
                 if !evaluate.is_callable() {
                     return Err(LudotecaValueError::new_err(format!("evaluate must be callable, got {}", type_name(&evaluate))));
@@ -257,7 +265,7 @@ chance='stratified', reuse_tree=False, num_threads=None, seed=0)")]
                 let spec = self.inner.spec().clone();
                 loop {
                     let inner = &mut self.inner;
-                    let n = py.detach(|| inner.select());
+                    let n = py.detach(|| inner.select()).map_err(|e| SearchError::new_err(e.to_string()))?;
                     if n == 0 {
                         break;
                     }
@@ -292,6 +300,11 @@ chance='stratified', reuse_tree=False, num_threads=None, seed=0)")]
     #[getter]
     fn simulations(&self) -> u32 {
         self.inner.config().simulations
+    }
+    /// Whether chance nodes are evaluated when first reached.
+    #[getter]
+    fn evaluate_chance(&self) -> bool {
+        self.inner.config().evaluate_chance
     }
     /// ``"puct"`` or ``"gumbel"``.
     #[getter]

@@ -214,6 +214,15 @@ impl PyState {
         self.inner.to_act().code()
     }
 
+    /// At a chance node, the player (0 or 1) whose side the observation
+    /// takes there (backgammon: the player about to roll), for whom an
+    /// evaluator values the position before the outcome; ``None`` elsewhere
+    /// and in games whose chance nodes name no such player.
+    #[getter]
+    fn chance_player(&self) -> Option<i32> {
+        self.inner.chance_player().map(|p| p as i32)
+    }
+
     /// The game this state belongs to.
     #[getter]
     fn game(&self) -> PyGame {

@@ -10,7 +10,11 @@
 //! the game's `returns`) or a node where `max_turns` complete turns were
 //! played (valued 0, as a draw: the environments truncate there with zero
 //! rewards). Chance nodes are expanded when reached (their children are
-//! [`Rules::chance_outcomes`] with their probabilities) and never evaluated.
+//! [`Rules::chance_outcomes`] with their probabilities); they are evaluated
+//! only with [`MctsConfig::evaluate_chance`]: then a chance node's first
+//! visit ends there, waiting for the evaluator like a decision leaf, and its
+//! value (for [`Rules::chance_player`]) is backed up; later visits descend
+//! through its outcomes.
 //!
 //! Search works on the rules state only: draw offers and resignation are not
 //! searched (their actions are never legal in the tree), nor is repetition
@@ -76,6 +80,11 @@ pub struct MctsConfig {
     pub reuse_tree: bool,
     /// Complete turns after which a game is truncated (0: never).
     pub max_turns: u32,
+    /// Evaluate a chance node when a simulation first reaches it (its value
+    /// for [`Rules::chance_player`]) instead of descending to one outcome:
+    /// a move that completes the turn is valued before the dice, over all
+    /// rolls at once, as TD-Gammon values afterstates.
+    pub evaluate_chance: bool,
 }
 
 impl Default for MctsConfig {
@@ -94,6 +103,7 @@ impl Default for MctsConfig {
             chance: ChanceSelection::Stratified,
             reuse_tree: false,
             max_turns: 0,
+            evaluate_chance: false,
         }
     }
 }
@@ -172,6 +182,9 @@ struct TreeSearch<S> {
     /// simulation index (sequential halving).
     halving: Vec<u32>,
     mask: Vec<bool>,
+    /// Why the search cannot go on (a chance node without a player to
+    /// value it for, under `evaluate_chance`); reported by `select`.
+    failed: Option<GameError>,
 }
 
 /// Many trees searched together: one per game of a batch. Each wave runs
@@ -257,6 +270,7 @@ impl<R: Rules> Forest<R> {
                 root_gumbel: Vec::new(),
                 halving: Vec::new(),
                 mask: vec![false; num_actions],
+                failed: None,
             });
         }
         self.searches += 1;
@@ -275,13 +289,24 @@ impl<R: Rules> Forest<R> {
 
     /// Runs every tree to its next leaf that needs an evaluation (simulations
     /// ending at terminal or truncated nodes are backed up on the way).
-    /// Returns how many trees wait for an evaluation; 0 when the search is over.
-    pub fn select(&mut self, rules: &R) -> usize {
+    /// Returns how many trees wait for an evaluation; 0 when the search is
+    /// over. Under `evaluate_chance`, a chance node of a game that names no
+    /// player for it ([`Rules::chance_player`]) is an error.
+    pub fn select(&mut self, rules: &R) -> Result<usize> {
         let config = &self.config.clone();
         self.for_each_tree(|_, t| {
             t.advance(rules, config);
         });
-        self.trees.iter().filter(|t| !t.path.is_empty()).count()
+        self.failure()?;
+        Ok(self.trees.iter().filter(|t| !t.path.is_empty()).count())
+    }
+
+    /// The first tree's failure, if any (the search cannot go on).
+    fn failure(&self) -> Result<()> {
+        match self.trees.iter().find_map(|t| t.failed.clone()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Indices of the trees waiting for an evaluation, in order.
@@ -290,7 +315,9 @@ impl<R: Rules> Forest<R> {
     }
 
     /// Writes the observation and legal mask of every waiting leaf, one row
-    /// each in the order of [`Forest::waiting`].
+    /// each in the order of [`Forest::waiting`]. A waiting chance node
+    /// (`evaluate_chance`) has an all-false mask: no player decides there,
+    /// and the logits answered for it are not read.
     pub fn write_leaves(&self, rules: &R, obs: &mut [f32], mask: &mut [bool]) {
         let spec = rules.spec();
         let (olen, alen) = (spec.observation_len(), spec.num_actions);
@@ -299,6 +326,10 @@ impl<R: Rules> Forest<R> {
             let leaf = &t.tree.nodes[*t.path.last().expect("waiting") as usize];
             let state = leaf.state.as_ref().expect("a leaf has its state");
             rules.observe(state, o);
+            if let Kind::ChanceLeaf(_) = leaf.kind {
+                m.fill(false);
+                continue;
+            }
             rules.legal_mask(state, m);
             // Offer actions are never searched.
             m[spec.num_game_actions()..].fill(false);
@@ -328,6 +359,9 @@ impl<R: Rules> Forest<R> {
             }
             let t = &self.trees[i];
             let leaf = &t.tree.nodes[*t.path.last().expect("waiting") as usize];
+            if let Kind::ChanceLeaf(_) = leaf.kind {
+                continue;
+            }
             let mut mask = vec![false; a];
             rules.legal_mask(leaf.state.as_ref().expect("a leaf has its state"), &mut mask);
             let row_logits = &logits[row * a..(row + 1) * a];
@@ -361,7 +395,7 @@ impl<R: Rules> Forest<R> {
     {
         let spec = rules.spec();
         loop {
-            let n = self.select(rules);
+            let n = self.select(rules)?;
             if n == 0 {
                 return Ok(());
             }
@@ -376,8 +410,9 @@ impl<R: Rules> Forest<R> {
     /// The whole search with the built-in evaluator: a uniform prior over
     /// the legal actions and the return of one uniformly random playout.
     /// Trees are searched in parallel, each to the end without waiting for
-    /// the others.
-    pub fn search_rollouts(&mut self, rules: &R) {
+    /// the others. A waiting chance node (`evaluate_chance`) is valued by a
+    /// playout from it too.
+    pub fn search_rollouts(&mut self, rules: &R) -> Result<()> {
         let config = &self.config.clone();
         self.for_each_tree(|_, t| {
             let a = rules.spec().num_actions;
@@ -386,11 +421,12 @@ impl<R: Rules> Forest<R> {
             while t.advance(rules, config) {
                 let leaf = &t.tree.nodes[*t.path.last().expect("waiting") as usize];
                 let (state, turns) = (leaf.state.clone().expect("a leaf has its state"), leaf.turns);
-                let player = rules.to_act(&state).player().expect("a leaf has a player to decide");
+                let player = leaf.kind.waiting_player().expect("a waiting leaf");
                 let v0 = rollout(rules, state, turns, config.max_turns, &mut t.rng, &mut buf);
                 t.expand_leaf(rules, config, &zeros, sign(player) * v0);
             }
         });
+        self.failure()
     }
 
     /// The result of every tree (call after the search).
@@ -518,6 +554,9 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
     /// Runs simulations until one reaches a leaf to evaluate (true) or the
     /// search is over (false).
     fn advance<R: Rules<State = S>>(&mut self, rules: &R, config: &MctsConfig) -> bool {
+        if self.failed.is_some() {
+            return false;
+        }
         if !self.path.is_empty() {
             return true;
         }
@@ -530,11 +569,18 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
             self.prepare_root(config);
         }
         while self.done < config.simulations {
-            if self.simulate(rules, config) {
-                self.counted = true;
-                return true;
+            match self.simulate(rules, config) {
+                Ok(true) => {
+                    self.counted = true;
+                    return true;
+                }
+                Ok(false) => self.done += 1,
+                Err(e) => {
+                    self.path.clear();
+                    self.failed = Some(e);
+                    return false;
+                }
             }
-            self.done += 1;
         }
         false
     }
@@ -565,7 +611,7 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
 
     /// One simulation from the root; true if it stopped at a leaf waiting
     /// for its evaluation (its path kept), false if it was backed up.
-    fn simulate<R: Rules<State = S>>(&mut self, rules: &R, config: &MctsConfig) -> bool {
+    fn simulate<R: Rules<State = S>>(&mut self, rules: &R, config: &MctsConfig) -> Result<bool> {
         self.path.clear();
         self.path.push(0);
         let mut cur = 0usize;
@@ -579,25 +625,25 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
                 Kind::Chance => self.select_chance(cur, config),
                 Kind::Terminal(v0) => {
                     self.backup(v0);
-                    return false;
+                    return Ok(false);
                 }
                 Kind::Truncated => {
                     self.backup(0.0);
-                    return false;
+                    return Ok(false);
                 }
-                Kind::Leaf(_) => return true,
+                Kind::Leaf(_) | Kind::ChanceLeaf(_) => return Ok(true),
                 Kind::Unreached => unreachable!("a selected node is reached first"),
             };
-            self.reach(rules, cur, next, config);
+            self.reach(rules, cur, next, config)?;
             self.path.push(next as u32);
             cur = next;
         }
     }
 
     /// Gives `child` its state and kind the first time a simulation enters it.
-    fn reach<R: Rules<State = S>>(&mut self, rules: &R, parent: usize, child: usize, config: &MctsConfig) {
+    fn reach<R: Rules<State = S>>(&mut self, rules: &R, parent: usize, child: usize, config: &MctsConfig) -> Result<()> {
         if self.tree.nodes[child].kind != Kind::Unreached {
-            return;
+            return Ok(());
         }
         let p = &self.tree.nodes[parent];
         let mut state = p.state.clone().expect("a parent has its state");
@@ -610,9 +656,20 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
             ToAct::Terminal => Kind::Terminal(rules.returns(&state)[0]),
             _ if truncated => Kind::Truncated,
             ToAct::Chance => {
+                let waiting = if config.evaluate_chance {
+                    let p = rules.chance_player(&state).ok_or_else(|| {
+                        GameError::Invalid(format!(
+                            "evaluate_chance: the chance node at {} has no player whose value the evaluator could give (the game names none there); search without evaluate_chance",
+                            crate::error::clip(&rules.to_position(&state))
+                        ))
+                    })?;
+                    Some(p)
+                } else {
+                    None
+                };
                 let outcomes = rules.chance_outcomes(&state);
                 self.tree.add_children(child, outcomes.into_iter().map(|(a, p)| (a, p as f32, 0.0)));
-                Kind::Chance
+                waiting.map_or(Kind::Chance, Kind::ChanceLeaf)
             }
             ToAct::Player(p) => Kind::Leaf(p),
         };
@@ -620,6 +677,7 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
         node.state = Some(state);
         node.turns = turns;
         node.kind = kind;
+        Ok(())
     }
 
     fn backup(&mut self, v0: f32) {
@@ -632,8 +690,19 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
     }
 
     /// Expands the waiting leaf with the evaluator's answer and backs up.
+    /// A waiting chance node keeps its outcomes and takes the value only.
     fn expand_leaf<R: Rules<State = S>>(&mut self, rules: &R, config: &MctsConfig, logits: &[f32], value: f32) {
         let leaf = *self.path.last().expect("a leaf waits") as usize;
+        if let Kind::ChanceLeaf(player) = self.tree.nodes[leaf].kind {
+            let v0 = sign(player) * value;
+            let node = &mut self.tree.nodes[leaf];
+            node.kind = Kind::Chance;
+            node.raw0 = v0;
+            self.backup(v0);
+            // The root is never a chance node: this was a simulation.
+            self.done += 1;
+            return;
+        }
         let Kind::Leaf(player) = self.tree.nodes[leaf].kind else { unreachable!("only leaves wait") };
         rules.legal_mask(self.tree.nodes[leaf].state.as_ref().expect("a leaf has its state"), &mut self.mask);
         let legal: Vec<usize> = (0..rules.spec().num_game_actions()).filter(|&a| self.mask[a]).collect();
@@ -681,7 +750,10 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
                 // made each new node of a chain of passes (both sides on the
                 // bar, each failing to enter with the same first roll) pick
                 // the same roll, so one simulation descended without end.
-                let total = n.visits as f32 + 1.0;
+                // An evaluated chance node's own evaluation is one of its
+                // visits but no outcome's.
+                let descents = if config.evaluate_chance { n.visits.saturating_sub(1) } else { n.visits };
+                let total = descents as f32 + 1.0;
                 let (mut best, mut pick, mut ties) = (f32::NEG_INFINITY, n.first_child as usize, 0u32);
                 for i in n.children() {
                     let c = &self.tree.nodes[i];
@@ -877,10 +949,11 @@ impl<R: Rules> Forest<R> {
             let children = &nodes[n.children()];
             let (own_visits, own_value) = match n.kind {
                 Kind::Decision(_) => (1, n.raw0 as f64),
+                Kind::Chance if self.config.evaluate_chance => (1, n.raw0 as f64),
                 Kind::Chance => (0, 0.0),
                 Kind::Terminal(v) => (n.visits, v as f64 * n.visits as f64),
                 Kind::Truncated => (n.visits, 0.0),
-                Kind::Leaf(_) | Kind::Unreached => (0, 0.0),
+                Kind::Leaf(_) | Kind::ChanceLeaf(_) | Kind::Unreached => (0, 0.0),
             };
             let visits = own_visits + children.iter().map(|c| c.visits).sum::<u32>();
             let value = own_value + children.iter().map(|c| c.value0).sum::<f64>();
@@ -891,16 +964,29 @@ impl<R: Rules> Forest<R> {
                 check.same_player_edges += children.iter().filter(|c| matches!(c.kind, Kind::Decision(q) | Kind::Leaf(q) if q == p)).count();
             }
             if n.kind == Kind::Chance && self.config.chance == ChanceSelection::Stratified {
+                let descents = n.visits - own_visits;
                 for c in children {
-                    let want = c.prior as f64 * n.visits as f64;
+                    let want = c.prior as f64 * descents as f64;
                     if (c.visits as f64 - want).abs() > 1.0 + 1e-4 {
-                        return Err(format!("chance node {k}: outcome {:?} has {} visits of {}, p = {}", c.action, c.visits, n.visits, c.prior));
+                        return Err(format!("chance node {k}: outcome {:?} has {} visits of {descents}, p = {}", c.action, c.visits, c.prior));
                     }
                 }
                 check.chance_nodes_checked += 1;
             }
         }
         Ok(check)
+    }
+
+    /// Each root child of tree `i`: its action, visits and mean value from
+    /// the root player's side.
+    pub fn root_children(&self, i: usize) -> Vec<(Action, u32, f32)> {
+        let nodes = &self.trees[i].tree.nodes;
+        let p = nodes[0].kind.waiting_player().or(match nodes[0].kind {
+            Kind::Decision(p) => Some(p),
+            _ => None,
+        });
+        let p = p.expect("a root has a player");
+        nodes[nodes[0].children()].iter().map(|c| (c.action, c.visits, c.q(p))).collect()
     }
 
     /// Visits of each outcome of every chance node with at least `min_visits`.

@@ -29,7 +29,7 @@ fn config(simulations: u32, root: RootSelection) -> MctsConfig {
 fn search(g: &Arc<dyn DynGame>, states: &[&dyn DynState], config: MctsConfig, threads: usize, seed: u64) -> (Box<dyn DynMcts>, Vec<SearchResult>) {
     let mut m = g.clone().new_mcts(config, threads, seed).unwrap();
     m.set_roots(states).unwrap();
-    m.search_rollouts();
+    m.search_rollouts().unwrap();
     let r = m.results();
     (m, r)
 }
@@ -269,13 +269,13 @@ fn tree_reuse_keeps_the_subtree_of_the_position_reached() {
     c.reuse_tree = true;
     let mut m = g.clone().new_mcts(c, 1, 0).unwrap();
     m.set_roots(&[s.as_ref()]).unwrap();
-    m.search_rollouts();
+    m.search_rollouts().unwrap();
     let first = m.results().remove(0);
     let mut next = s.clone_box();
     next.apply(first.action.0 as i64).unwrap();
     let kept = first.children.iter().find(|c| c.0 == first.action).unwrap().1;
     m.set_roots(&[next.as_ref()]).unwrap();
-    m.search_rollouts();
+    m.search_rollouts().unwrap();
     let second = m.results().remove(0);
     let total: u32 = second.children.iter().map(|c| c.1).sum();
     // The kept node had `kept` visits (one of them its own evaluation).
@@ -293,7 +293,7 @@ fn user_evaluator_gets_one_row_per_waiting_tree_and_its_answer_is_checked() {
     let (olen, a) = (g.spec().observation_len(), g.spec().num_actions);
     let mut calls = 0;
     loop {
-        let n = m.select();
+        let n = m.select().unwrap();
         if n == 0 {
             break;
         }
@@ -337,3 +337,265 @@ fn search_refuses_roots_without_a_player_to_decide_and_sampled_chance_rules() {
 }
 
 
+
+/// A deterministic stand-in for a network: a value in (-1, 1) that depends
+/// on every entry of the observation, and zero logits.
+fn fake_value(obs: &[f32]) -> f32 {
+    let x: f32 = obs.iter().enumerate().map(|(k, &o)| o * (((k * 37) % 11) as f32 - 5.0) / 7.0).sum();
+    x.tanh()
+}
+
+/// Runs a search answering every leaf with [`fake_value`]; returns how
+/// many rows were chance nodes (all-false masks).
+fn search_fake(m: &mut dyn DynMcts, olen: usize, a: usize) -> usize {
+    let mut chance_rows = 0;
+    loop {
+        let n = m.select().unwrap();
+        if n == 0 {
+            return chance_rows;
+        }
+        let mut obs = vec![f32::NAN; n * olen];
+        let mut mask = vec![true; n * a];
+        m.write_leaves(&mut obs, &mut mask);
+        chance_rows += mask.chunks(a).filter(|row| row.iter().all(|&b| !b)).count();
+        let values: Vec<f32> = obs.chunks(olen).map(fake_value).collect();
+        // Non-finite logits where nothing is legal are never read.
+        let logits: Vec<f32> = mask.iter().map(|&legal| if legal { 0.0 } else { f32::NAN }).collect();
+        m.expand(&logits, &values).unwrap();
+    }
+}
+
+/// Backgammon positions (explicit chance) where the player has played one
+/// die of a non-double roll: every legal decision completes the move.
+fn one_die_left(g: &Arc<dyn DynGame>) -> Vec<Box<dyn DynState>> {
+    let mut found = Vec::new();
+    for seed in 0..40 {
+        let mut s = g.clone().new_state(seed);
+        let a = s.chance_outcomes()[0].0;
+        s.apply(a.0 as i64).unwrap();
+        let mut mask = vec![false; g.spec().num_actions];
+        s.legal_mask(&mut mask);
+        let first = mask.iter().position(|&b| b).unwrap();
+        if s.apply(first as i64).unwrap() == Applied::TurnOver || s.to_act().player().is_none() {
+            continue;
+        }
+        s.legal_mask(&mut mask);
+        let completes = (0..mask.len()).filter(|&k| mask[k]).all(|k| {
+            let mut t = s.clone_box();
+            t.apply(k as i64).unwrap() == Applied::TurnOver && t.to_act() == ToAct::Chance
+        });
+        if completes && mask.iter().filter(|&&b| b).count() >= 2 {
+            found.push(s);
+        }
+    }
+    found
+}
+
+#[test]
+fn evaluate_chance_values_each_move_that_completes_the_turn_by_its_position_before_the_roll() {
+    let g = game("backgammon", &[("chance", OptValue::Str("explicit".into()))]);
+    let (olen, a) = (g.spec().observation_len(), g.spec().num_actions);
+    let roots = one_die_left(&g);
+    assert!(roots.len() >= 5, "{} positions", roots.len());
+    for s in roots {
+        let mover = s.to_act().player().unwrap();
+        let mut mask = vec![false; a];
+        s.legal_mask(&mut mask);
+        let legal: Vec<usize> = (0..a).filter(|&k| mask[k]).collect();
+        let mut c = config(legal.len() as u32, RootSelection::Gumbel);
+        c.evaluate_chance = true;
+        let mut m = g.clone().new_mcts(c, 1, 7).unwrap();
+        m.set_roots(&[s.as_ref()]).unwrap();
+        assert_eq!(search_fake(m.as_mut(), olen, a), legal.len(), "{}: one chance row per move", s.to_string());
+        let children = m.root_children(0);
+        assert_eq!(children.len(), legal.len());
+        for (action, visits, q) in children {
+            // Brute force: the position after the move, observed and valued
+            // for the player about to roll, signed for the mover.
+            let mut t = s.clone_box();
+            t.apply(action.0 as i64).unwrap();
+            assert_eq!(t.to_act(), ToAct::Chance);
+            let mut obs = vec![0.0; olen];
+            t.observe(crate::game::ObsBuf::F32(&mut obs));
+            let roller = t.chance_player().expect("a backgammon chance node has a roller");
+            assert_eq!(roller, mover.other(), "the opponent rolls next");
+            let want = if roller == mover { fake_value(&obs) } else { -fake_value(&obs) };
+            assert_eq!(visits, 1, "{}", s.to_string());
+            assert!((q - want).abs() < 1e-6, "{} {}: q {q}, want {want}", s.to_string(), s.action_to_string(action.0 as i64).unwrap());
+        }
+        m.check_tree(0).unwrap();
+    }
+}
+
+#[test]
+fn evaluate_chance_later_visits_descend_through_the_outcomes() {
+    // Sampled chance searches the explicit copy; both must work.
+    for chance in ["explicit", "sampled"] {
+        let g = game("backgammon", &[("chance", OptValue::Str(chance.into()))]);
+        let (olen, a) = (g.spec().observation_len(), g.spec().num_actions);
+        let mut s = g.clone().new_state(3);
+        while s.to_act() == ToAct::Chance {
+            let o = s.chance_outcomes()[0].0;
+            s.apply(o.0 as i64).unwrap();
+        }
+        for root in [RootSelection::Puct, RootSelection::Gumbel] {
+            let mut c = config(400, root);
+            c.evaluate_chance = true;
+            // The network-like evaluator through select/expand, then the playouts.
+            let mut m = g.clone().new_mcts(c.clone(), 1, 5).unwrap();
+            m.set_roots(&[s.as_ref()]).unwrap();
+            let chance_rows = search_fake(m.as_mut(), olen, a);
+            let check = m.check_tree(0).unwrap_or_else(|e| panic!("{chance} {root:?}: {e}"));
+            assert!(chance_rows > 10 && check.chance_nodes_checked > 10, "{chance} {root:?}: {chance_rows} {check:?}");
+            // Some chance node was visited again and descended: its outcomes hold visits.
+            let descended = m.chance_visits(0, 3);
+            assert!(!descended.is_empty(), "{chance} {root:?}");
+            for outcomes in &descended {
+                assert!(outcomes.iter().map(|o| o.1).sum::<u32>() >= 2);
+            }
+            let (m, _) = search(&g, &[s.as_ref()], c, 1, 5);
+            m.check_tree(0).unwrap_or_else(|e| panic!("{chance} {root:?} rollouts: {e}"));
+            assert!(!m.chance_visits(0, 3).is_empty());
+        }
+    }
+}
+
+/// FNV-1a over the results of searches of several games, root selections
+/// and chance selections: a digest recorded before `evaluate_chance`
+/// existed, so that the option's default (off) is proven to change nothing.
+fn results_digest() -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |x: u32| {
+        for b in x.to_le_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    let cases: [(&str, &[(&str, OptValue)]); 3] =
+        [("backgammon", &[]), ("backgammon", &[("match_length", OptValue::Int(3))]), ("checkers", &[])];
+    for (id, options) in cases {
+        let g = game(id, options);
+        let states: Vec<Box<dyn DynState>> = (0..3)
+            .map(|i| {
+                let mut s = g.clone().new_state(i);
+                while s.to_act() == ToAct::Chance {
+                    let a = s.chance_outcomes()[0].0;
+                    s.apply(a.0 as i64).unwrap();
+                }
+                s
+            })
+            .collect();
+        let refs: Vec<&dyn DynState> = states.iter().map(|s| s.as_ref()).collect();
+        for root in [RootSelection::Puct, RootSelection::Gumbel] {
+            for chance in [ChanceSelection::Stratified, ChanceSelection::Sample] {
+                let mut c = config(120, root);
+                c.chance = chance;
+                c.dirichlet_fraction = 0.25;
+                c.temperature = 1.0;
+                c.gumbel_scale = 1.0;
+                c.considered = 8;
+                for r in search(&g, &refs, c, 1, 11).1 {
+                    eat(r.action.0);
+                    eat(r.value.to_bits());
+                    for (a, v, w) in r.children {
+                        eat(a.0);
+                        eat(v);
+                        eat(w.to_bits());
+                    }
+                }
+            }
+        }
+    }
+    h
+}
+
+#[test]
+fn search_results_without_evaluate_chance_are_those_recorded_before_the_option() {
+    assert_eq!(format!("{:016x}", results_digest()), "4f18d8d244d5801d");
+}
+
+/// Backgammon's rules without [`Rules::chance_player`]: a game whose chance
+/// nodes name no player to value them for.
+struct NoRoller(crate::games::backgammon::Backgammon);
+
+mod no_roller {
+    use super::NoRoller;
+    use crate::core::{Action, Applied, GameRng, ToAct};
+    use crate::error::Result;
+    use crate::game::{GameSpec, Rules};
+    use crate::games::backgammon::State;
+
+    impl Rules for NoRoller {
+        type State = State;
+        fn spec(&self) -> &GameSpec {
+            self.0.spec()
+        }
+        fn initial_state(&self, rng: &mut GameRng) -> State {
+            self.0.initial_state(rng)
+        }
+        fn to_act(&self, s: &State) -> ToAct {
+            self.0.to_act(s)
+        }
+        fn legal_mask(&self, s: &State, mask: &mut [bool]) {
+            self.0.legal_mask(s, mask)
+        }
+        fn apply(&self, s: &mut State, a: Action, rng: &mut GameRng) -> Applied {
+            self.0.apply(s, a, rng)
+        }
+        fn returns(&self, s: &State) -> [f32; 2] {
+            self.0.returns(s)
+        }
+        fn observe(&self, s: &State, out: &mut [f32]) {
+            self.0.observe(s, out)
+        }
+        fn to_position(&self, s: &State) -> String {
+            self.0.to_position(s)
+        }
+        fn from_position(&self, text: &str) -> Result<State> {
+            self.0.from_position(text)
+        }
+        fn action_to_string(&self, s: &State, a: Action) -> String {
+            self.0.action_to_string(s, a)
+        }
+        fn notation(&self, s: &State, actions: &[Action]) -> String {
+            self.0.notation(s, actions)
+        }
+        fn piece_counts(&self, s: &State) -> [u32; 2] {
+            self.0.piece_counts(s)
+        }
+        fn chance_outcomes(&self, s: &State) -> Vec<(Action, f64)> {
+            self.0.chance_outcomes(s)
+        }
+    }
+}
+
+#[test]
+fn evaluate_chance_refuses_a_chance_node_without_a_player_to_value_it_for() {
+    use super::mcts::Root;
+    use crate::core::rng_from_seed;
+    use crate::game::Rules;
+    let rules = NoRoller(crate::games::backgammon::Backgammon::new(1, true));
+    let mut s = rules.initial_state(&mut rng_from_seed(0));
+    let a = rules.chance_outcomes(&s)[0].0;
+    rules.apply(&mut s, a, &mut rng_from_seed(0));
+    for evaluate_chance in [false, true] {
+        let mut c = config(50, RootSelection::Puct);
+        c.evaluate_chance = evaluate_chance;
+        let mut f = Forest::new(c, 1, 0).unwrap();
+        // The built-in playouts and a user evaluator alike.
+        f.set_roots(&rules, vec![Root { state: s, turns: 0 }]).unwrap();
+        let rollouts = f.search_rollouts(&rules);
+        f.set_roots(&rules, vec![Root { state: s, turns: 0 }]).unwrap();
+        let evaluated = f.search_with(&rules, |_, _, n| Ok((vec![0.0; n * rules.spec().num_actions], vec![0.0; n])));
+        if evaluate_chance {
+            for e in [rollouts.unwrap_err(), evaluated.unwrap_err()] {
+                assert!(matches!(e, crate::error::GameError::Invalid(_)));
+                let text = e.to_string();
+                assert!(text.contains("evaluate_chance") && text.contains("no player"), "{text}");
+            }
+        } else {
+            rollouts.unwrap();
+            evaluated.unwrap();
+            f.check_tree(0).unwrap();
+        }
+    }
+}

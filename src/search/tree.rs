@@ -20,11 +20,25 @@ pub enum Kind {
     Decision(Player),
     /// The children are the chance outcomes; `prior` holds their probabilities.
     Chance,
+    /// A chance node reached under `evaluate_chance`, its outcomes listed,
+    /// waiting for the evaluator's value for `Player` (the game's
+    /// `chance_player`); once valued it becomes `Chance`.
+    ChanceLeaf(Player),
     /// Over by the rules; the value is player 0's return.
     Terminal(f32),
     /// `max_turns` complete turns were played: valued as a draw (the
     /// environments return zero rewards when they truncate).
     Truncated,
+}
+
+impl Kind {
+    /// The player whose value a waiting node needs (`Leaf`, `ChanceLeaf`).
+    pub fn waiting_player(self) -> Option<Player> {
+        match self {
+            Kind::Leaf(p) | Kind::ChanceLeaf(p) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -208,3 +208,51 @@ def test_docs_search_page_code_runs() -> None:
     assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, "docs/search.md", "exec"), {})
+
+
+def test_evaluate_chance_keyword_round_trips_and_passes_through_the_agent() -> None:
+    g = Game("backgammon")
+    assert MCTS(g, 8).evaluate_chance is False
+    assert MCTS(g, 8, evaluate_chance=True).evaluate_chance is True
+    agent = MCTSAgent(simulations=8, evaluate_chance=True, selection="gumbel")
+    s = g.new_state(2)
+    agent.act(s)
+    assert agent._search_for(s).evaluate_chance is True
+
+
+def test_state_chance_player_is_the_player_about_to_roll() -> None:
+    g = Game("backgammon", chance="explicit")
+    s = g.new_state(1)
+    assert s.is_chance_node() and s.chance_player in (0, 1)
+    s.apply_action(s.chance_outcomes()[0][0])
+    mover = s.current_player
+    assert s.chance_player is None
+    while not s.is_chance_node():
+        s.apply_action(int(s.legal_actions()[0]))
+    assert s.chance_player == 1 - mover
+    # Sampled dice are rolled inside apply: no state waits at a chance node.
+    assert Game("backgammon").new_state(1).chance_player is None
+    assert Game("checkers").new_state(0).chance_player is None
+
+
+def test_evaluate_chance_asks_the_evaluator_for_chance_nodes_with_all_false_masks() -> None:
+    g = Game("backgammon", chance="explicit")
+    s = g.new_state(1)
+    s.apply_action(s.chance_outcomes()[0][0])
+    seen: list[np.ndarray] = []
+
+    def evaluate(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(mask.copy())
+        logits = np.where(mask, 0.0, np.nan).astype(np.float32)  # never read where nothing is legal
+        return logits, np.full(len(obs), 0.25, np.float32)
+
+    plain = MCTS(g, 32, selection="gumbel", seed=1).search([s], evaluate)
+    plain_rows = sum(len(m) for m in seen)
+    assert all(m.any(axis=1).all() for m in seen), "without the option every row has a legal action"
+    seen.clear()
+    valued = MCTS(g, 32, selection="gumbel", evaluate_chance=True, seed=1).search([s], evaluate)
+    chance_rows = sum(int((~m.any(axis=1)).sum()) for m in seen)
+    assert chance_rows > 0 and sum(len(m) for m in seen) == plain_rows
+    assert plain.actions.shape == valued.actions.shape == (1,)
+    # The built-in playouts value chance nodes too.
+    assert MCTS(g, 32, evaluate_chance=True, seed=1).search([s]).actions.shape == (1,)

@@ -189,7 +189,8 @@ def test_replay_buffer_keeps_the_latest_decisions_and_their_masks() -> None:
         pol = mask.astype(np.float32)
         buf.add(np.full((1, 2), k, np.float32), mask, pol, np.array([k], np.float32))
     assert buf.size == 5
-    obs, mask, pol, val = buf.sample(np.random.default_rng(0), 200)
+    obs, mask, pol, val, has_pol = buf.sample(np.random.default_rng(0), 200)
+    assert has_pol.all()  # added without flags: decisions
     assert sorted(set(val.tolist())) == [2, 3, 4, 5, 6]  # 0 and 1 overwritten
     assert obs.dtype == np.float32 and (obs[:, 0] == val).all()
     assert mask.shape == (200, 11) and (mask.argmax(1) == val).all() and (mask.sum(1) == 1).all()
@@ -227,3 +228,83 @@ def test_backgammon_keeps_a_replay_buffer_large_enough_to_average_out_the_dice()
         AlphaZeroConfig(game="damas", buffer=0).validate()
     with pytest.raises(ludoteca.OptionError, match=r"min_buffer \(512\) exceeds the buffer \(100\)"):
         AlphaZeroConfig(game="backgammon", buffer=100).validate()
+
+
+TINY = dict(games=4, simulations=4, channels=8, blocks=1, hidden=16, min_buffer=16, batch_size=8, eval_games=1,
+            eval_simulations=2, opponents=["random"], progress=False, minutes=5.0)  # fmt: skip
+
+
+def test_chance_values_run_learns_positions_before_rolls_resumes_and_exports_the_option(tmp_path: Path) -> None:
+    out = tmp_path / "cv"
+    first = alphazero("backgammon", out=out, seed=1, iterations=4, max_turns=3, chance_values=True, **TINY)
+    assert first["train_steps"] > 0 and first["selfplay_games"] > 0
+    buf = torch.load(out / "checkpoint.pt", weights_only=False)["buffer"]
+    value_only = ~buf["has_policy"]
+    # Each truncated game of 3 turns passed one roll per turn after the opening: value-only samples
+    # with no policy and no legal action, valued like the decisions (0: truncated).
+    assert value_only.sum() > 0 and buf["has_policy"].sum() > 0
+    assert not buf["policy"][value_only].any() and not buf["mask"][value_only].any()
+    assert (buf["value"] == 0).all()
+    again = alphazero(resume=out, iterations=6)
+    assert again["resumed"] == 1 and again["iteration"] == 6 and again["train_steps"] > first["train_steps"]
+    net = NumpyNet(out / "export.npz")
+    assert net.evaluate_chance and net.meta["training"]["config"]["chance_values"]
+    bot = Baseline("backgammon", simulations=4, path=out / "export.npz")
+    assert bot._search_for(ludoteca.Game("backgammon").new_state(0)).evaluate_chance
+    rec = play_game("backgammon", [bot, "random"], seed=2)
+    assert rec["termination"] == "rules"
+    # Without the option nothing changes: no value-only samples, and Baseline searches as before.
+    plain = tmp_path / "plain"
+    alphazero("backgammon", out=plain, seed=1, iterations=2, max_turns=3, **TINY)
+    assert torch.load(plain / "checkpoint.pt", weights_only=False)["buffer"]["has_policy"].all()
+    assert not NumpyNet(plain / "export.npz").evaluate_chance
+    assert not Baseline("backgammon", simulations=4, path=plain / "export.npz")._search_for(ludoteca.Game("backgammon").new_state(0)).evaluate_chance
+
+
+def test_self_play_records_the_position_before_each_roll_for_the_player_about_to_roll() -> None:
+    from ludoteca.train.alphazero import AlphaZeroConfig, _SelfPlay
+
+    cfg = AlphaZeroConfig(game="backgammon", games=1, chance_values=True)
+    game = ludoteca.Game("backgammon", **cfg.game_options())
+    sp = _SelfPlay(game, cfg, np.random.default_rng(0))
+    s = sp.states[0] = game.new_state(5)
+    s.apply_action(s.chance_outcomes()[0][0])
+    while not s.is_chance_node():
+        s.apply_action(int(s.legal_actions()[0]))
+    before, roller = s.observation(), s.chance_player
+    sp.pending[0] = []
+    sp._settle(0, [])
+    assert not sp.states[0].is_chance_node()
+    ((obs, mask, pol, player, has_policy),) = sp.pending[0]
+    np.testing.assert_array_equal(obs, before)
+    assert player == roller and not has_policy and not mask.any() and not pol.any()
+
+
+def test_checkpoints_written_before_value_only_samples_resume_as_all_decisions(tmp_path: Path) -> None:
+    from ludoteca.train import ReplayBuffer
+
+    out = tmp_path / "old"
+    alphazero("backgammon", out=out, seed=2, iterations=3, max_turns=3, **TINY)
+    ckpt = torch.load(out / "checkpoint.pt", weights_only=False)
+    del ckpt["buffer"]["has_policy"]
+    del ckpt["config"]["chance_values"]
+    torch.save(ckpt, out / "checkpoint.pt")
+    g = ludoteca.Game("backgammon")
+    buf = ReplayBuffer(1000, g.observation_shape, g.num_actions)
+    buf.has_policy[:] = False
+    buf.load_state_dict(ckpt["buffer"])
+    assert buf.size > 0 and buf.has_policy[: buf.size].all()
+    done = alphazero(resume=out, iterations=4)
+    assert done["iteration"] == 4 and done["resumed"] == 1
+
+
+def test_chance_values_is_refused_for_games_without_dice_and_is_a_switch_on_the_command_line() -> None:
+    from ludoteca.train.__main__ import main as train_main
+    from ludoteca.train.alphazero import AlphaZeroConfig, _command_line
+
+    with pytest.raises(ludoteca.OptionError, match="chance_values: tablut has no chance nodes"):
+        AlphaZeroConfig(game="tablut", chance_values=True).validate()
+    AlphaZeroConfig(game="backgammon", chance_values=True).validate()
+    cfg = AlphaZeroConfig(game="backgammon", minutes=60, chance_values=True)
+    assert _command_line(cfg) == "python -m ludoteca.train alphazero backgammon --seed 0 --minutes 60 --chance-values"
+    assert train_main(["alphazero", "tablut", "--chance-values", "--out", "/nonexistent/never"]) == 2

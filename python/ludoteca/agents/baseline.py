@@ -79,6 +79,8 @@ class NumpyNet:
     plays at by default: ``meta["play_simulations"]`` where the file was given
     one when it shipped (its model card measured that count), else the count
     its training evaluated it at (64 if the file says neither).
+    ``evaluate_chance`` says whether its training searched with chance nodes
+    valued by the network (``meta["search"]``; False for files without it).
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -103,6 +105,7 @@ class NumpyNet:
         # count is measured per network and stored with it.
         training_sims = meta.get("training", {}).get("config", {}).get("eval_simulations")
         self.play_simulations: int = int(meta.get("play_simulations") or training_sims or 64)
+        self.evaluate_chance: bool = bool(meta.get("search", {}).get("evaluate_chance", False))
         self.kind: str = meta["kind"]
         self.value_scale = float(meta["value_scale"])
         self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
@@ -169,7 +172,9 @@ class Baseline(MCTSAgent):
     count its training evaluations and its model card used.
     Every other keyword is an ``MCTS`` option; the default is Gumbel root
     selection with ``gumbel_scale=0`` (no noise: the agent is deterministic)
-    and explicit chance nodes for backgammon, as in training. Answers one
+    and explicit chance nodes for backgammon, as in training; chance nodes are
+    valued by the network (``evaluate_chance``) when the file says its
+    training searched that way (``NumpyNet.evaluate_chance``). Answers one
     decision at a time, like ``MCTSAgent``.
 
     The network is small, so numpy's BLAS threads only get in the way of a
@@ -211,6 +216,8 @@ class Baseline(MCTSAgent):
         options.setdefault("selection", "gumbel")
         if options["selection"] == "gumbel":
             options.setdefault("gumbel_scale", 0.0)
+        if self.net.evaluate_chance:
+            options.setdefault("evaluate_chance", True)
         if simulations is None:
             simulations = self.net.play_simulations
         super().__init__(simulations=simulations, evaluator=self.net, seed=seed, **options)

@@ -38,7 +38,7 @@ class MCTSAgent(BaseAgent):
     callable ``evaluator(obs, mask) -> (logits, values)``. Every other keyword
     is an option of ``ludoteca.MCTS`` (``selection="puct" | "gumbel"``,
     ``c_puct``, ``temperature``, ``dirichlet_fraction``, ``reuse_tree``,
-    ``num_threads``, ...). The agent answers one decision at a time: a
+    ``evaluate_chance``, ``num_threads``, ...). The agent answers one decision at a time: a
     multi-decision turn (a capture's hops, a backgammon roll's checker moves)
     asks it once per decision.
     """

@@ -25,6 +25,8 @@ HELP = {
     "considered": "Gumbel: root actions considered",
     "max_turns": "self-play games end as draws after this many turns (default: the game's)",
     "search_threads": "MCTS threads",
+    "chance_values": "games with dice: the network values chance nodes in the search (MCTS evaluate_chance) "
+    "and learns the positions before each roll as value-only samples (new; not yet measured in a long run)",
     "channels": "ResNet channels",
     "blocks": "ResNet residual blocks",
     "hidden": "MLP hidden units (backgammon)",
@@ -61,6 +63,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if f.name in skip:
             continue
         default = getattr(defaults, f.name)
+        if isinstance(default, bool):
+            # A switch (off by default): given means True.
+            az.add_argument("--" + f.name.replace("_", "-"), action="store_const", const=True, default=None, help=HELP.get(f.name, f.name))
+            continue
         kind = type(default) if default is not None else (int if f.name in ("iterations", "max_turns", "eval_openings", "buffer") else str)
         az.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=kind.__name__.upper(),
                         help=HELP.get(f.name, f.name) + ("" if "(default" in HELP.get(f.name, "") else f" (default {default})"))

@@ -8,10 +8,14 @@ One process alternates three things until the wall-clock budget is spent:
   search policy, player) and, when its game ends, the player's return as the
   value target (backgammon: points, gammons 2, backgammons 3). Backgammon is
   played with ``chance="explicit"``: the dice are chance nodes in the tree
-  and the self-play loop draws them with its own seeded generator.
-* **training**: Adam on policy cross-entropy plus value mean squared error
-  (values divided by the game's largest return), minibatches from a replay
-  buffer of the latest ``buffer`` decisions.
+  and the self-play loop draws them with its own seeded generator. With
+  ``chance_values`` the search also values chance nodes by the network
+  (``MCTS(evaluate_chance=True)``), and each position before a roll is stored
+  as a value-only sample (no policy target) for the player about to roll.
+* **training**: Adam on policy cross-entropy (over the samples that have a
+  policy target) plus value mean squared error (over all; values divided by
+  the game's largest return), minibatches from a replay buffer of the latest
+  ``buffer`` samples.
 * **evaluation** every ``eval_minutes``: the network exported to numpy plays
   the built-in agents through the arena (``ludoteca.arena.tournament``, a
   gauntlet, both colours), and its Elo (``random`` = 0, 95 % interval) goes
@@ -67,6 +71,13 @@ class AlphaZeroConfig:
     One iteration = ``selfplay_steps`` searches of all ``games`` games, then
     ``train_steps`` minibatches of ``batch_size`` once the buffer holds
     ``min_buffer`` decisions.
+
+    ``chance_values`` (games with chance nodes only): the searches evaluate
+    chance nodes with the network (``MCTS(evaluate_chance=True)``: a move that
+    completes the turn is valued before the dice, over all rolls at once),
+    and self-play stores each position before a roll as a value-only sample
+    for ``State.chance_player``, so that the value head learns those
+    positions; the evaluation games and the exported network search the same way.
     """
 
     game: str
@@ -80,6 +91,7 @@ class AlphaZeroConfig:
     considered: int = 16
     max_turns: Optional[int] = None
     search_threads: int = 1
+    chance_values: bool = False
     # Network (ResNet for planes, MLP for flat observations).
     channels: int = 32
     blocks: int = 2
@@ -118,6 +130,8 @@ class AlphaZeroConfig:
             raise OptionError(f"min_buffer ({self.min_buffer}) exceeds the buffer ({self.buffer_size})")
         if not self.opponents:
             raise OptionError("opponents: at least one agent to evaluate against")
+        if self.chance_values and "chance" not in ludoteca.Game(self.game).options:
+            raise OptionError(f"chance_values: {self.game} has no chance nodes to value (it applies to games with dice: backgammon)")
 
     @property
     def buffer_size(self) -> int:
@@ -155,12 +169,16 @@ def _command_line(cfg: AlphaZeroConfig) -> str:
         if value == default or (f.name == "opponents" and list(value) == list(default)):
             continue
         flag = "--" + f.name.replace("_", "-")
+        if isinstance(default, bool):
+            words.append(flag)  # a switch: given means True
+            continue
         words += [flag, *map(str, value)] if f.name == "opponents" else [flag, f"{value:g}" if isinstance(value, float) else str(value)]
     return " ".join(words)
 
 
 class ReplayBuffer:
-    """The latest ``capacity`` decisions: observations and policy targets (float16), legal masks (bit-packed), values."""
+    """The latest ``capacity`` samples: observations and policy targets (float16), legal masks (bit-packed), values,
+    and whether each has a policy target (a decision) or only a value (a position before a roll, ``chance_values``)."""
 
     def __init__(self, capacity: int, observation_shape: Sequence[int], num_actions: int) -> None:
         self.capacity, self.num_actions = capacity, num_actions
@@ -170,35 +188,41 @@ class ReplayBuffer:
         self.mask = np.zeros((capacity, (num_actions + 7) // 8), np.uint8)
         self.policy = np.zeros((capacity, num_actions), np.float16)
         self.value = np.zeros(capacity, np.float32)
+        self.has_policy = np.ones(capacity, bool)
         self.size = 0
         self.next = 0
 
-    def add(self, obs: np.ndarray, mask: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
-        """Appends a batch of decisions, overwriting the oldest."""
+    def add(self, obs: np.ndarray, mask: np.ndarray, policy: np.ndarray, value: np.ndarray, has_policy: Optional[np.ndarray] = None) -> None:
+        """Appends a batch of samples, overwriting the oldest; ``has_policy=None``: all are decisions."""
         for k in range(len(obs)):
             i = self.next
             self.obs[i] = obs[k]
             self.mask[i] = np.packbits(mask[k])
             self.policy[i] = policy[k]
             self.value[i] = value[k]
+            self.has_policy[i] = True if has_policy is None else bool(has_policy[k])
             self.next = (i + 1) % self.capacity
             self.size = min(self.size + 1, self.capacity)
 
-    def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``n`` decisions drawn uniformly with replacement: (obs, mask, policy, value)."""
+    def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``n`` samples drawn uniformly with replacement: (obs, mask, policy, value, has_policy)."""
         idx = rng.integers(0, self.size, n)
         mask = np.unpackbits(self.mask[idx], axis=1, count=self.num_actions).astype(bool)
-        return self.obs[idx].astype(np.float32), mask, self.policy[idx].astype(np.float32), self.value[idx]
+        return self.obs[idx].astype(np.float32), mask, self.policy[idx].astype(np.float32), self.value[idx], self.has_policy[idx]
 
     def state_dict(self) -> dict[str, Any]:
         """The filled part, for a checkpoint."""
         n = self.size
-        return {"obs": self.obs[:n].copy(), "mask": self.mask[:n].copy(), "policy": self.policy[:n].copy(), "value": self.value[:n].copy(), "next": self.next}
+        return {
+            "obs": self.obs[:n].copy(), "mask": self.mask[:n].copy(), "policy": self.policy[:n].copy(), "value": self.value[:n].copy(),
+            "has_policy": self.has_policy[:n].copy(), "next": self.next,
+        }  # fmt: skip
 
     def load_state_dict(self, d: dict[str, Any]) -> None:
-        """Restores what ``state_dict`` saved."""
+        """Restores what ``state_dict`` saved (a checkpoint written before value-only samples existed: all decisions)."""
         n = len(d["value"])
         self.obs[:n], self.mask[:n], self.policy[:n], self.value[:n] = d["obs"], d["mask"], d["policy"], d["value"]
+        self.has_policy[:n] = d.get("has_policy", True)
         self.size, self.next = n, int(d["next"])
 
 
@@ -209,7 +233,10 @@ class _SelfPlay:
         self.game, self.cfg, self.rng = game, cfg, rng
         self.started = 0
         self.states: list[State] = [self._new() for _ in range(cfg.games)]
-        self.pending: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in range(cfg.games)]
+        # Per game: (observation, legal mask, policy target, player, has a policy target).
+        self.pending: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]]] = [[] for _ in range(cfg.games)]
+        self.no_policy = np.zeros(game.num_actions, np.float32)
+        self.no_mask = np.zeros(game.num_actions, bool)
         self.finished_games = 0
         self.finished_turns: list[int] = []
 
@@ -217,12 +244,16 @@ class _SelfPlay:
         self.started += 1
         return self.game.new_state(seed=int(self.rng.integers(2**31)))
 
-    def _settle(self, i: int, out: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]]) -> None:
+    def _settle(self, i: int, out: list[tuple[np.ndarray, np.ndarray, np.ndarray, float, bool]]) -> None:
         """Plays chance nodes and replaces finished games until game ``i`` has a player to decide."""
         max_turns = self.game.max_turns
         while True:
             s = self.states[i]
             if s.is_chance_node():
+                roller = s.chance_player
+                if self.cfg.chance_values and roller is not None:
+                    # The position before the roll: a value target only (no one decides here).
+                    self.pending[i].append((s.observation(), self.no_mask, self.no_policy, roller, False))
                 outcomes = s.chance_outcomes()
                 p = np.array([q for _, q in outcomes], np.float64)
                 k = int(self.rng.choice(len(outcomes), p=p / p.sum()))
@@ -232,8 +263,8 @@ class _SelfPlay:
             if s.is_terminal() or truncated:
                 # A truncated game is worth 0, as in the search and the environments.
                 r = s.returns() if s.is_terminal() else np.zeros(2, np.float32)
-                for obs, mask, pol, player in self.pending[i]:
-                    out.append((obs, mask, pol, float(r[player])))
+                for obs, mask, pol, player, has_policy in self.pending[i]:
+                    out.append((obs, mask, pol, float(r[player]), has_policy))
                 self.pending[i] = []
                 self.finished_games += 1
                 self.finished_turns.append(s.turns_played)
@@ -241,17 +272,20 @@ class _SelfPlay:
                 continue
             return
 
-    def step(self, evaluate: Any, search_seed: int) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray, float]], int]:
+    def step(self, evaluate: Any, search_seed: int) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray, float, bool]], int]:
         """One search of every game and one decision played in each; returns the finished games' samples and decisions made."""
-        out: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
+        out: list[tuple[np.ndarray, np.ndarray, np.ndarray, float, bool]] = []
         for i in range(len(self.states)):
             self._settle(i, out)
         cfg = self.cfg
-        search = MCTS(self.game, cfg.simulations, selection=cfg.selection, considered=cfg.considered, num_threads=cfg.search_threads, seed=search_seed)
+        search = MCTS(
+            self.game, cfg.simulations, selection=cfg.selection, considered=cfg.considered, num_threads=cfg.search_threads,
+            evaluate_chance=cfg.chance_values, seed=search_seed,
+        )  # fmt: skip
         result = search.search(self.states, evaluate)
         policy = result.policy
         for i, s in enumerate(self.states):
-            self.pending[i].append((s.observation(), s.legal_action_mask(), policy[i], s.current_player))
+            self.pending[i].append((s.observation(), s.legal_action_mask(), policy[i], s.current_player, True))
             s.apply_action(int(result.actions[i]))
         return out, len(self.states)
 
@@ -438,7 +472,7 @@ def alphazero(
 
     def export() -> None:
         net.eval()
-        export_npz(net, export_path, cfg.game, cfg.game_options(), {
+        export_npz(net, export_path, cfg.game, cfg.game_options(), search={"evaluate_chance": cfg.chance_values}, extra={
             "command": _command_line(cfg),
             "minutes": round(elapsed() / 60, 2), "selfplay_games": counters["selfplay_games"],
             "decisions": counters["decisions"], "train_steps": counters["train_steps"],
@@ -461,7 +495,10 @@ def alphazero(
         # The torch network, set up as Baseline plays the export: numpy's BLAS, on its
         # default threads, is many times slower than torch on one thread on a busy machine.
         net.eval()
-        agent = MCTSAgent(cfg.eval_simulations, evaluator=evaluate, seed=cfg.seed, selection="gumbel", gumbel_scale=0.0, num_threads=cfg.search_threads)
+        agent = MCTSAgent(
+            cfg.eval_simulations, evaluator=evaluate, seed=cfg.seed, selection="gumbel", gumbel_scale=0.0,
+            num_threads=cfg.search_threads, evaluate_chance=cfg.chance_values,
+        )  # fmt: skip
         agent.name = "network"
         openings = cfg.eval_openings if cfg.eval_openings is not None else (0 if game_obj.family == "backgammon" else 4)
         # Ratings are relative: random = 0 when it plays, else the first
@@ -501,17 +538,22 @@ def alphazero(
                 samples, made = selfplay.step(evaluate, seed)
                 counters["decisions"] += made
                 if samples:
-                    obs, mask, pol, val = (np.stack([s[k] for s in samples]) for k in range(4))
-                    buf.add(obs, mask, pol, val)
+                    obs, mask, pol, val, has_pol = (np.stack([s[k] for s in samples]) for k in range(5))
+                    buf.add(obs, mask, pol, val, has_pol)
             counters["selfplay_games"] += selfplay.finished_games
             selfplay.finished_games = 0
             if buf.size >= cfg.min_buffer:
                 net.train()
                 for _ in range(cfg.train_steps):
-                    obs, mask, pol, val = buf.sample(rng, cfg.batch_size)
+                    obs, mask, pol, val, has_pol = buf.sample(rng, cfg.batch_size)
                     logits, v = net(torch.from_numpy(obs))
+                    # A value-only sample's mask is all false: its row is finite (uniform) and its zero policy adds nothing.
                     logp = torch.log_softmax(logits.masked_fill(~torch.from_numpy(mask), -1e9), dim=1)
-                    p_loss = -(torch.from_numpy(pol) * logp).sum(1).mean()
+                    cross = -(torch.from_numpy(pol) * logp).sum(1)
+                    if has_pol.all():
+                        p_loss = cross.mean()
+                    else:
+                        p_loss = cross.sum() / max(int(has_pol.sum()), 1)
                     scale = net.value_scale
                     v_loss = torch.mean((v / scale - torch.from_numpy(val) / scale) ** 2)
                     opt.zero_grad()

@@ -164,10 +164,19 @@ def make_network(observation_shape: Tuple[int, ...], num_actions: int, value_sca
     return MLP(observation_shape, num_actions, hidden=hidden, value_scale=value_scale)
 
 
-def export_npz(net: Union[ResNet, MLP], path: Union[str, "os.PathLike[str]"], game: str, options: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> None:
+def export_npz(
+    net: Union[ResNet, MLP],
+    path: Union[str, "os.PathLike[str]"],
+    game: str,
+    options: Mapping[str, Any],
+    extra: Mapping[str, Any] | None = None,
+    search: Mapping[str, Any] | None = None,
+) -> None:
     """Writes ``net`` as numpy arrays plus a JSON ``meta`` entry (``NumpyNet`` reads it).
 
-    ``extra`` goes into ``meta["training"]`` (command, minutes, games: the model card's facts).
+    ``extra`` goes into ``meta["training"]`` (command, minutes, games: the model card's facts);
+    ``search`` into ``meta["search"]``: ``MCTS`` options the network was trained to be searched
+    with (``evaluate_chance``), which ``Baseline`` uses by default.
     """
     meta = {
         "format": FORMAT,
@@ -179,6 +188,8 @@ def export_npz(net: Union[ResNet, MLP], path: Union[str, "os.PathLike[str]"], ga
         **net.describe(),
         "training": dict(extra or {}),
     }
+    if search:
+        meta["search"] = dict(search)
     arrays = net.numpy_arrays()
     tmp = f"{os.fspath(path)}.tmp.npz"
     np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)  # type: ignore[arg-type]

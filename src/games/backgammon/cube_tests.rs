@@ -385,3 +385,49 @@ fn built_in_evaluation_doubles_from_the_doubling_point_and_takes_to_the_take_poi
     }
     assert!(cube_nodes > 100 && doubled_nodes > 20 && doubles > 0 && takes > 0, "{cube_nodes} {doubled_nodes} {doubles} {takes}");
 }
+
+#[test]
+fn chance_player_is_the_player_about_to_roll_whose_side_the_chance_observation_takes() {
+    // Every chance phase (the opening roll of each game of a match, the roll
+    // after a turn or after a taken double) in money play, a match with the
+    // cube and a match without it.
+    use super::observe::{MY_POINTS, OPP_POINTS, PER_POINT};
+    let variants = [cube_rules(0), cube_rules(3), Backgammon::new(3, true)];
+    for (k, r) in variants.iter().enumerate() {
+        let mut chance_nodes = [0u32; 2];
+        let mut obs = vec![0.0; r.spec().observation_len()];
+        for g in 0..30u64 {
+            let mut rng = rng_from_seed(70 + g);
+            let mut s = r.initial_state(&mut rng);
+            for _ in 0..3000 {
+                let who = r.chance_player(&s);
+                match r.to_act(&s) {
+                    ToAct::Terminal => {
+                        assert_eq!(who, None);
+                        break;
+                    }
+                    ToAct::Chance => {
+                        let p = who.expect("every chance node has a roller");
+                        assert_eq!(p, s.turn);
+                        chance_nodes[(s.phase == Phase::Opening) as usize] += 1;
+                        r.observe(&s, &mut obs);
+                        for q in 1..=24 {
+                            let at = (q - 1) * PER_POINT + PER_POINT - 1;
+                            assert_eq!(obs[MY_POINTS + at], s.board[p.index()][q] as f32 / 15.0);
+                            assert_eq!(obs[OPP_POINTS + at], s.board[p.other().index()][25 - q] as f32 / 15.0);
+                        }
+                        let o = r.chance_outcomes(&s);
+                        r.apply(&mut s, o[rng.random_range(0..o.len())].0, &mut rng);
+                    }
+                    ToAct::Player(_) => {
+                        assert_eq!(who, None);
+                        let l = legal(r, &s);
+                        r.apply(&mut s, Action(l[rng.random_range(0..l.len())] as u32), &mut rng);
+                    }
+                }
+            }
+        }
+        // [rolls after a turn, opening rolls]
+        assert!(chance_nodes[0] > 50 && chance_nodes[1] >= 30, "variant {k}: {chance_nodes:?}");
+    }
+}

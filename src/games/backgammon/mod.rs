@@ -466,6 +466,16 @@ impl Rules for Backgammon {
         out
     }
 
+    fn chance_player(&self, s: &State) -> Option<Player> {
+        // Both chance phases observe from `turn`'s side (observe.rs): the
+        // player about to roll, or at the opening roll (where both roll) the
+        // player the Match ID gives the turn to.
+        match s.phase {
+            Phase::Opening | Phase::ToRoll => Some(s.turn),
+            Phase::Move | Phase::Cube | Phase::Doubled | Phase::Over => None,
+        }
+    }
+
     fn write_info(&self, s: &State, out: &mut [i32]) {
         out[0] = s.score[0] as i32;
         out[1] = s.score[1] as i32;
