@@ -200,6 +200,31 @@ def test_replay_buffer_keeps_the_latest_decisions_and_their_masks() -> None:
     np.testing.assert_array_equal(again.sample(np.random.default_rng(1), 9)[3], buf.sample(np.random.default_rng(1), 9)[3])
 
 
+def test_replay_buffer_resumed_with_another_capacity_keeps_the_latest_samples_in_order() -> None:
+    from ludoteca.train import ReplayBuffer
+
+    def filled(capacity: int, count: int) -> ReplayBuffer:
+        buf = ReplayBuffer(capacity, (1,), 3)
+        for k in range(count):
+            buf.add(np.full((1, 1), k, np.float32), np.ones((1, 3), bool), np.full((1, 3), 1 / 3, np.float32), np.array([k], np.float32))
+        return buf
+
+    wrapped = filled(5, 7).state_dict()  # holds 2..6, the oldest (2) in slot 2
+    larger = ReplayBuffer(8, (1,), 3)
+    larger.load_state_dict(wrapped)
+    assert larger.size == 5 and larger.value[:5].tolist() == [2, 3, 4, 5, 6] and larger.next == 5
+    # The next sample goes after the latest, not over it, and the empty slots are never drawn.
+    larger.add(np.full((1, 1), 7, np.float32), np.ones((1, 3), bool), np.full((1, 3), 1 / 3, np.float32), np.array([7], np.float32))
+    assert larger.size == 6 and sorted(set(larger.sample(np.random.default_rng(0), 300)[3].tolist())) == [2, 3, 4, 5, 6, 7]
+    assert (larger.obs[:6, 0] == larger.value[:6]).all()
+    smaller = ReplayBuffer(3, (1,), 3)
+    smaller.load_state_dict(wrapped)
+    assert smaller.size == 3 and smaller.value.tolist() == [4, 5, 6] and smaller.next == 0
+    unwrapped = ReplayBuffer(2, (1,), 3)
+    unwrapped.load_state_dict(filled(10, 4).state_dict())  # 0..3, never wrapped, too many for 2
+    assert unwrapped.value.tolist() == [2, 3] and unwrapped.has_policy.all()
+
+
 def test_the_exported_command_repeats_the_run() -> None:
     """``meta["training"]["command"]`` names every option that differs from its default, so the model card's
     command gives the same config (it said ``--minutes`` and ``--seed`` only, hiding e.g. ``--simulations 16``)."""

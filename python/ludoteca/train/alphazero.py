@@ -219,11 +219,28 @@ class ReplayBuffer:
         }  # fmt: skip
 
     def load_state_dict(self, d: dict[str, Any]) -> None:
-        """Restores what ``state_dict`` saved (a checkpoint written before value-only samples existed: all decisions)."""
-        n = len(d["value"])
-        self.obs[:n], self.mask[:n], self.policy[:n], self.value[:n] = d["obs"], d["mask"], d["policy"], d["value"]
-        self.has_policy[:n] = d.get("has_policy", True)
-        self.size, self.next = n, int(d["next"])
+        """Restores what ``state_dict`` saved (a checkpoint written before value-only samples existed: all decisions).
+
+        A buffer of another capacity (a run resumed with another ``buffer``)
+        takes the saved samples in the order they were added and keeps the
+        latest that fit.
+        """
+        n, nxt = len(d["value"]), int(d["next"])
+        fields = {"obs": self.obs, "mask": self.mask, "policy": self.policy, "value": self.value, "has_policy": self.has_policy}
+        saved = {k: d.get(k, np.ones(n, bool)) if k == "has_policy" else d[k] for k in fields}
+        if n <= self.capacity and (n == self.capacity or nxt == n):
+            # The same ring (full, or never wrapped): the same slots, so a
+            # resumed run draws the same samples it would have drawn.
+            for k, arr in fields.items():
+                arr[:n] = saved[k]
+            self.size, self.next = n, nxt % self.capacity
+            return
+        # A wrapped ring of another capacity: the oldest sample sits at `nxt`.
+        keep = min(n, self.capacity)
+        order = (np.arange(n - keep, n) + nxt) % n
+        for k, arr in fields.items():
+            arr[:keep] = np.asarray(saved[k])[order]
+        self.size, self.next = keep, keep % self.capacity
 
 
 class _SelfPlay:
