@@ -226,7 +226,7 @@ class ReplayBuffer:
         latest that fit.
         """
         n, nxt = len(d["value"]), int(d["next"])
-        fields = {"obs": self.obs, "mask": self.mask, "policy": self.policy, "value": self.value, "has_policy": self.has_policy}
+        fields: dict[str, np.ndarray] = {"obs": self.obs, "mask": self.mask, "policy": self.policy, "value": self.value, "has_policy": self.has_policy}
         saved = {k: d.get(k, np.ones(n, bool)) if k == "has_policy" else d[k] for k in fields}
         if n <= self.capacity and (n == self.capacity or nxt == n):
             # The same ring (full, or never wrapped): the same slots, so a
