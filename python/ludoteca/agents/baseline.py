@@ -14,6 +14,12 @@ network (to float32 rounding; tested), with numpy only::
 package (``ludoteca/baselines/<game>.npz``); ``docs/baselines.md`` lists
 which games have one. The arena and the command line name it ``baseline``
 (``baseline:simulations=16,path=FILE``).
+
+A network trained by ``python -m ludoteca.train td GAME`` values
+*afterstates* (the position after a complete move, before the dice): its file
+says so (``meta["search"]["afterstate_plies"]``), and ``Baseline`` plays it by
+expectimax over complete moves with ``AfterstateEvaluation`` as the
+evaluation (``plies=0``: the best-valued move), not by MCTS.
 """
 
 from __future__ import annotations
@@ -21,15 +27,18 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
+from .._core import Game, State
 from ..errors import LudotecaValueError, OptionError
+from . import BaseAgent, Choice
 from .mcts import MCTSAgent
+from .search import ExpectimaxAgent, GreedyAgent
 
-__all__ = ["NumpyNet", "Baseline", "NetworkFileError", "NoBaselineError", "shipped_baselines", "FORMAT"]
+__all__ = ["NumpyNet", "Baseline", "AfterstateEvaluation", "NetworkFileError", "NoBaselineError", "shipped_baselines", "FORMAT"]
 
 #: Version of the ``.npz`` layout this module reads and ``ludoteca.train`` writes.
 FORMAT = 1
@@ -81,6 +90,9 @@ class NumpyNet:
     its training evaluated it at (64 if the file says neither).
     ``evaluate_chance`` says whether its training searched with chance nodes
     valued by the network (``meta["search"]``; False for files without it).
+    ``afterstate_plies`` is None for a network searched by MCTS, and for a
+    network of afterstate values (``ludoteca.train.td``) the expectimax
+    depth ``Baseline`` plays it at (0: one ply, the best-valued move).
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -106,6 +118,8 @@ class NumpyNet:
         training_sims = meta.get("training", {}).get("config", {}).get("eval_simulations")
         self.play_simulations: int = int(meta.get("play_simulations") or training_sims or 64)
         self.evaluate_chance: bool = bool(meta.get("search", {}).get("evaluate_chance", False))
+        plies = meta.get("search", {}).get("afterstate_plies")
+        self.afterstate_plies: Optional[int] = None if plies is None else int(plies)
         self.kind: str = meta["kind"]
         self.value_scale = float(meta["value_scale"])
         self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
@@ -161,6 +175,52 @@ class NumpyNet:
         return f"NumpyNet({self.game_id!r}, kind={self.kind!r}, parameters={self.parameters()})"
 
 
+#: Backgammon observation entries of the dice still to play, and the entry that marks a chance node.
+_BG_DICE = slice(244, 250)
+_BG_CHANCE = 253
+
+
+class AfterstateEvaluation:
+    """``evaluate(state, player) -> float`` from a network of afterstate values,
+    for ``GreedyAgent``, ``ExpectimaxAgent`` and ``turn_values``.
+
+    The network values the position after a complete move for the player the
+    observation takes the side of: at a chance node the player about to roll
+    (``State.chance_player``), elsewhere the player to move; this returns it
+    for ``player`` (negated for the other side), and a finished game's
+    ``returns()[player]``. With ``chance="sampled"`` (the arena's backgammon)
+    the position after a move already holds the opponent's roll: the
+    evaluation reads it as the chance node before that roll (the dice entries
+    cleared, the chance-node entry set: docs/games/backgammon.md,
+    "Observation planes"), the position the network learnt.
+    """
+
+    def __init__(self, net: NumpyNet) -> None:
+        self.net = net
+        self.backgammon = Game(net.game_id).family == "backgammon"
+
+    def observation(self, state: State) -> Tuple[npt.NDArray[np.float32], int]:
+        """The observation the network reads for ``state`` and the player it takes the side of."""
+        obs = np.asarray(state.observation(), dtype=np.float32)
+        if state.is_chance_node():
+            roller = state.chance_player
+            assert roller is not None
+            return obs, int(roller)
+        if self.backgammon:
+            obs = obs.copy()
+            obs[_BG_DICE] = 0.0
+            obs[_BG_CHANCE] = 1.0
+        return obs, int(state.current_player)
+
+    def __call__(self, state: State, player: int) -> float:
+        """The value of ``state`` for ``player``, in the game's points."""
+        if state.is_terminal():
+            return float(state.returns()[player])
+        obs, side = self.observation(state)
+        v = float(self.net(obs[None])[1][0])
+        return v if side == player else -v
+
+
 class Baseline(MCTSAgent):
     """MCTS guided by a trained network, played with numpy only (no torch, no GPU).
 
@@ -176,6 +236,12 @@ class Baseline(MCTSAgent):
     valued by the network (``evaluate_chance``) when the file says its
     training searched that way (``NumpyNet.evaluate_chance``). Answers one
     decision at a time, like ``MCTSAgent``.
+
+    A network of afterstate values (``ludoteca.train.td``; the file says so)
+    is played by expectimax over complete moves instead, ``plies`` deep
+    (default: the file's ``afterstate_plies``; 0 = the best-valued move),
+    keeping the best ``filter`` moves of the 0-ply values at each decision:
+    it then answers a complete move per call and takes no ``simulations``.
 
     The network is small, so numpy's BLAS threads only get in the way of a
     forward pass of one position (on a busy 2-core machine: 18 ms with two
@@ -193,6 +259,7 @@ class Baseline(MCTSAgent):
         simulations: Optional[int] = None,
         path: Union[str, "os.PathLike[str]", None] = None,
         seed: int = 0,
+        plies: Optional[int] = None,
         **options: Any,
     ) -> None:
         if path is None:
@@ -213,6 +280,25 @@ class Baseline(MCTSAgent):
         if game_id is not None and game_id != self.net.game_id:
             raise NetworkFileError(f"{str(path)!r} is a network for {self.net.game_id!r}, not {game_id!r}")
         self.game_id = self.net.game_id
+        #: The expectimax agent that plays an afterstate network (None: MCTS plays the network).
+        self.expectimax: Optional[BaseAgent] = None
+        self.plies: Optional[int] = None
+        if self.net.afterstate_plies is not None:
+            if simulations is not None:
+                raise OptionError(f"{str(path)!r} values afterstates and is played by expectimax: give plies=, not simulations=")
+            depth = self.net.afterstate_plies if plies is None else plies
+            width = options.pop("filter", 8)
+            if options:
+                raise OptionError(f"baseline: an afterstate network takes plies and filter, not {', '.join(sorted(options))}")
+            BaseAgent.__init__(self, seed)
+            self.simulations, self.evaluator, self.options = 0, None, {}
+            self.last_result = None
+            evaluation = AfterstateEvaluation(self.net)
+            self.expectimax = GreedyAgent(seed, evaluate=evaluation) if depth == 0 else ExpectimaxAgent(depth, seed, width, evaluate=evaluation)
+            self.plies = depth
+            return
+        if plies is not None:
+            raise OptionError(f"{str(path)!r} is searched by MCTS: give simulations=, not plies=")
         options.setdefault("selection", "gumbel")
         if options["selection"] == "gumbel":
             options.setdefault("gumbel_scale", 0.0)
@@ -222,5 +308,19 @@ class Baseline(MCTSAgent):
             simulations = self.net.play_simulations
         super().__init__(simulations=simulations, evaluator=self.net, seed=seed, **options)
 
+    def act(self, state: State) -> Choice:
+        """The decision for ``state``: an action index (MCTS), or a complete move (afterstate network)."""
+        if self.expectimax is not None:
+            return self.expectimax.act(state)
+        return super().act(state)
+
+    def act_batch(self, states: Sequence[State]) -> list[Choice]:
+        """One decision per state (MCTS searches the states of each game together)."""
+        if self.expectimax is not None:
+            return [self.expectimax.act(s) for s in states]
+        return super().act_batch(states)
+
     def __repr__(self) -> str:
+        if self.expectimax is not None:
+            return f"Baseline({self.game_id!r}, plies={self.plies}, path={str(self.net.path)!r})"
         return f"Baseline({self.game_id!r}, simulations={self.simulations}, path={str(self.net.path)!r})"

@@ -3,7 +3,9 @@
 ``alphazero(game, out=DIR, minutes=M, seed=S)`` trains a network by
 self-play with the Rust MCTS and rates it in the arena as it goes;
 ``python -m ludoteca.train alphazero GAME --minutes M --out DIR`` is the
-command line. The trained network is exported to numpy (``export.npz``),
+command line. ``td(game, out=DIR, ...)`` (``python -m ludoteca.train td
+GAME``) trains a value network of afterstates by TD(lambda) self-play, the
+recipe of backgammon's baseline. The trained network is exported to numpy (``export.npz``),
 which ``ludoteca.agents.baseline.Baseline`` plays without torch. See
 ``docs/training.md``.
 """
@@ -17,5 +19,6 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 
 from .alphazero import AlphaZeroConfig, ReplayBuffer, alphazero, plot_curve
 from .nets import MLP, ResNet, export_npz, make_network
+from .td import TDConfig, td
 
-__all__ = ["AlphaZeroConfig", "ReplayBuffer", "alphazero", "plot_curve", "MLP", "ResNet", "export_npz", "make_network"]
+__all__ = ["AlphaZeroConfig", "ReplayBuffer", "alphazero", "plot_curve", "MLP", "ResNet", "export_npz", "make_network", "TDConfig", "td"]

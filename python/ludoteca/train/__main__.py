@@ -1,7 +1,8 @@
-"""``python -m ludoteca.train alphazero GAME [--minutes M] [--out DIR] [--resume DIR] [--seed S] ...``
+"""``python -m ludoteca.train {alphazero,td} GAME [--minutes M] [--out DIR] [--resume DIR] [--seed S] ...``
 
-Trains by self-play (``ludoteca.train.alphazero``); ``--resume DIR`` continues
-an interrupted run. Every option is a field of ``AlphaZeroConfig``.
+Trains by self-play (``ludoteca.train.alphazero``, or ``ludoteca.train.td``
+for TD(lambda) on afterstates); ``--resume DIR`` continues an interrupted run.
+Every option is a field of ``AlphaZeroConfig`` (``TDConfig``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import argparse
 import dataclasses
 import json
 import sys
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..errors import LudotecaError
 
@@ -46,46 +47,67 @@ HELP = {
     "log_seconds": "seconds between train.csv rows",
 }
 
+TD_HELP = {
+    "games": "self-play games played together (one complete move each per iteration)",
+    "lam": "lambda of the TD(lambda) targets (1: the final result, 0: the next position's value)",
+    "epsilon": "fraction of self-play moves chosen at random",
+    "hidden": "MLP hidden units",
+    "lr": "Adam learning rate",
+    "batch_size": "minibatch size (each target is trained on once)",
+    "eval_games": "evaluation games per opponent (colours alternated)",
+    "eval_plies": "expectimax plies of the network in evaluations (0: the best-valued complete move)",
+    "play_plies": "expectimax plies Baseline plays the exported network at",
+    "eval_openings": "random turns of the evaluation openings (default 4; backgammon 0)",
+}
+
+
+def _add_options(p: argparse.ArgumentParser, config: type, defaults: Any, help: dict[str, str], skip: set[str]) -> None:
+    p.add_argument("game", nargs="?", help="game id (optional with --resume)")
+    p.add_argument("--out", help="run folder (default runs/RECIPE-GAME-seedS)")
+    p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
+    for f in dataclasses.fields(config):
+        if f.name in skip:
+            continue
+        default = getattr(defaults, f.name)
+        text = help.get(f.name, HELP.get(f.name, f.name))
+        if isinstance(default, bool):
+            # A switch (off by default): given means True.
+            p.add_argument("--" + f.name.replace("_", "-"), action="store_const", const=True, default=None, help=text)
+            continue
+        kind = type(default) if default is not None else (int if f.name in ("iterations", "max_turns", "eval_openings", "buffer") else str)
+        p.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=kind.__name__.upper(),
+                       help=text + ("" if "(default" in text else f" (default {default})"))
+    p.add_argument("--opponents", nargs="+", help=f"agent specs to evaluate against (default {' '.join(defaults.opponents)})")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The command line; returns the exit status."""
     from .alphazero import AlphaZeroConfig, alphazero
+    from .td import TDConfig, td
 
     parser = argparse.ArgumentParser(prog="python -m ludoteca.train", description="Self-play training recipes (torch).")
     sub = parser.add_subparsers(dest="recipe", required=True)
-    az = sub.add_parser("alphazero", help="AlphaZero self-play with the Rust MCTS (Gumbel root selection), rated in the arena")
-    az.add_argument("game", nargs="?", help="game id (optional with --resume)")
-    az.add_argument("--out", help="run folder (default runs/alphazero-GAME-seedS)")
-    az.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
-    defaults = AlphaZeroConfig(game="tablut")
     skip = {"game", "progress", "opponents"}
-    for f in dataclasses.fields(AlphaZeroConfig):
-        if f.name in skip:
-            continue
-        default = getattr(defaults, f.name)
-        if isinstance(default, bool):
-            # A switch (off by default): given means True.
-            az.add_argument("--" + f.name.replace("_", "-"), action="store_const", const=True, default=None, help=HELP.get(f.name, f.name))
-            continue
-        kind = type(default) if default is not None else (int if f.name in ("iterations", "max_turns", "eval_openings", "buffer") else str)
-        az.add_argument("--" + f.name.replace("_", "-"), type=kind, default=None, metavar=kind.__name__.upper(),
-                        help=HELP.get(f.name, f.name) + ("" if "(default" in HELP.get(f.name, "") else f" (default {default})"))
-    az.add_argument("--opponents", nargs="+", help=f"agent specs to evaluate against (default {' '.join(defaults.opponents)})")
-    az.add_argument("--no-progress", action="store_true", help="no progress bar")
+    az = sub.add_parser("alphazero", help="AlphaZero self-play with the Rust MCTS (Gumbel root selection), rated in the arena")
+    _add_options(az, AlphaZeroConfig, AlphaZeroConfig(game="tablut"), {}, skip)
+    tdp = sub.add_parser("td", help="TD(lambda) self-play on afterstates (TD-Gammon), rated in the arena: backgammon's baseline")
+    _add_options(tdp, TDConfig, TDConfig(game="backgammon"), TD_HELP, skip)
     args = parser.parse_args(argv)
-    options = {f.name: getattr(args, f.name) for f in dataclasses.fields(AlphaZeroConfig) if f.name not in skip and getattr(args, f.name) is not None}
+    config, train = (AlphaZeroConfig, alphazero) if args.recipe == "alphazero" else (TDConfig, td)
+    options = {f.name: getattr(args, f.name) for f in dataclasses.fields(config) if f.name not in skip and getattr(args, f.name) is not None}
     if args.opponents:
         options["opponents"] = list(args.opponents)
     if args.no_progress:
         options["progress"] = False
     try:
         if args.resume:
-            summary = alphazero(args.game, resume=args.resume, **options)
+            summary = train(args.game, resume=args.resume, **options)
         else:
             if not args.game:
                 parser.error("a game id is needed (or --resume DIR)")
-            out = args.out or f"runs/alphazero-{args.game}-seed{options.get('seed', 0)}"
-            summary = alphazero(args.game, out=out, **options)
+            out = args.out or f"runs/{args.recipe}-{args.game}-seed{options.get('seed', 0)}"
+            summary = train(args.game, out=out, **options)
     except LudotecaError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -158,14 +158,18 @@ class AlphaZeroConfig:
         return opts
 
 
-def _command_line(cfg: AlphaZeroConfig) -> str:
-    """The ``python -m ludoteca.train alphazero`` command that gives ``cfg``: every field that differs from its default."""
-    words = ["python", "-m", "ludoteca.train", "alphazero", cfg.game, "--seed", str(cfg.seed), "--minutes", f"{cfg.minutes:g}"]
+def _command_line(cfg: Any, recipe: str = "alphazero", defaults: Any = None) -> str:
+    """The ``python -m ludoteca.train RECIPE`` command that gives ``cfg``: every field that differs from
+    its value in ``defaults`` (a config of the same game; default: the dataclass defaults)."""
+    words = ["python", "-m", "ludoteca.train", recipe, cfg.game, "--seed", str(cfg.seed), "--minutes", f"{cfg.minutes:g}"]
     for f in dataclasses.fields(cfg):
         if f.name in ("game", "seed", "minutes", "progress"):
             continue
         value = getattr(cfg, f.name)
-        default: Any = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        if defaults is not None:
+            default: Any = getattr(defaults, f.name)
+        else:
+            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
         if value == default or (f.name == "opponents" and list(value) == list(default)):
             continue
         flag = "--" + f.name.replace("_", "-")
@@ -354,7 +358,8 @@ def plot_curve(out: PathLike) -> bool:
     ax.axhline(0.0, color="grey", lw=0.8)
     anchor = "random" if "random" in scores else rows[0]["opponent"]
     ax.set_ylabel(f"Elo ({anchor} = 0), 95 % interval")
-    ax.set_title(f"{cfg['game']}: AlphaZero, seed {cfg['seed']}, {cfg['eval_games']} games per opponent")
+    recipe = {"td": "TD(lambda)"}.get(cfg.get("recipe", ""), "AlphaZero")
+    ax.set_title(f"{cfg['game']}: {recipe}, seed {cfg['seed']}, {cfg['eval_games']} games per opponent")
     for name, xs in scores.items():
         bx.plot([m for m, _ in xs], [v for _, v in xs], "o-", label=name)
     bx.set_ylim(-0.03, 1.03)
