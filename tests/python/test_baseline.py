@@ -108,7 +108,10 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("game", shipped_baselines())
 def test_every_shipped_network_plays_and_its_model_card_states_its_file(game: str) -> None:
     bot = Baseline(game)
-    assert bot.simulations == bot.net.play_simulations
+    if bot.net.afterstate_plies is None:
+        assert bot.simulations == bot.net.play_simulations
+    else:  # a network of afterstate values (the TD recipe): expectimax over complete moves
+        assert bot.plies == bot.net.afterstate_plies and bot.expectimax is not None
     res = play_match(game, bot, "random", games=2, options={"max_turns": 60})
     assert not res["errors"] and sum(p["games"] for p in res["pairs"]) == 2
     card = (ROOT / "docs" / "baselines.md").read_text(encoding="utf-8").split(f"\n## {game}\n")
@@ -118,4 +121,7 @@ def test_every_shipped_network_plays_and_its_model_card_states_its_file(game: st
     assert t["command"] in card_text
     for fact in ("selfplay_games", "decisions", "train_steps", "parameters"):
         assert f"{t[fact]:,}" in card_text, f"the {game} card does not state {fact} = {t[fact]:,}"
-    assert re.search(rf"\b{bot.net.play_simulations} simulations\b", card_text)
+    if bot.net.afterstate_plies is None:
+        assert re.search(rf"\b{bot.net.play_simulations} simulations\b", card_text)
+    else:
+        assert f"plies={bot.net.afterstate_plies}" in card_text

@@ -32,7 +32,7 @@ from typing import Any, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from .._core import Game, State
+from .._core import Game, SearchResult, State
 from ..errors import LudotecaValueError, OptionError
 from . import BaseAgent, Choice
 from .mcts import MCTSAgent
@@ -307,6 +307,12 @@ class Baseline(MCTSAgent):
         if simulations is None:
             simulations = self.net.play_simulations
         super().__init__(simulations=simulations, evaluator=self.net, seed=seed, **options)
+
+    def search(self, states: Sequence[State]) -> SearchResult:
+        """The MCTS result (``MCTSAgent.search``); an afterstate network has none (its ``expectimax`` agent's ``last`` holds its last search)."""
+        if self.expectimax is not None:
+            raise OptionError("this baseline plays an afterstate network by expectimax, not MCTS: see Baseline.expectimax.last")
+        return super().search(states)
 
     def act(self, state: State) -> Choice:
         """The decision for ``state``: an action index (MCTS), or a complete move (afterstate network)."""

@@ -197,8 +197,9 @@ class _SelfPlay:
                     side = _side(t)
                     options.append((float(v[k]) if side == mover else -float(v[k]), t, obs[k]))
                     k += 1
-            if wins[i] is not None:
-                g.state.play(wins[i])
+            win = wins[i]
+            if win is not None:
+                g.state.play(win)
                 nxt = g.state
             else:
                 if self.cfg.epsilon > 0 and self.rng.random() < self.cfg.epsilon:
