@@ -188,8 +188,9 @@ class AfterstateEvaluation:
     observation takes the side of: at a chance node the player about to roll
     (``State.chance_player``), elsewhere the player to move; this returns it
     for ``player`` (negated for the other side), and a finished game's
-    ``returns()[player]``. With ``chance="sampled"`` (the arena's backgammon)
-    the position after a move already holds the opponent's roll: the
+    ``returns()[player]``. With ``chance="sampled"`` (``Game("backgammon")``'s
+    default; the arena plays ``"explicit"``) the position after a move
+    already holds the opponent's roll: the
     evaluation reads it as the chance node before that roll (the dice entries
     cleared, the chance-node entry set: docs/games/backgammon.md,
     "Observation planes"), the position the network learnt.
