@@ -165,8 +165,10 @@ def test_smoke_run_exports_a_baseline_that_plays_by_expectimax_and_resumes(tmp_p
     assert isinstance(move, str) and move in dict(turn_values(s, None))
     with pytest.raises(ludoteca.OptionError, match="give plies=, not simulations="):
         Baseline("backgammon", path=out / "export.npz", simulations=8)
+    with pytest.raises(ludoteca.OptionError, match="not MCTS"):
+        bot.search([s])
     greedy = Baseline("backgammon", path=out / "export.npz", plies=0)
-    assert greedy.plies == 0
+    assert greedy.plies == 0 and greedy.act_batch([s, s]) == [greedy.act(s)] * 2
     # Resume: the counters continue; a longer budget is given as a keyword.
     again = td(resume=out, iterations=200)
     assert again["resumed"] == 1 and again["iteration"] == 200 and again["train_steps"] > summary["train_steps"]
