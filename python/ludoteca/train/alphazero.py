@@ -417,6 +417,65 @@ class _Progress:
             self.bar.close()
 
 
+def _record_eval(res: dict[str, Any], out_dir: Path, counters: dict[str, Any], elapsed: float) -> dict[str, Any]:
+    """Appends an evaluation gauntlet's rows (the agent named ``network``) to ``eval.csv``, redraws the
+    curve, marks the counters evaluated at ``elapsed`` seconds; returns the summary's ``last_eval``."""
+    r = res["ratings"].get("ratings", {}).get("network")
+    minutes = elapsed / 60
+    rows = []
+    for pair in res["pairs"]:
+        rows.append({
+            "minutes": round(minutes, 3), "iteration": counters["iteration"], "selfplay_games": counters["selfplay_games"],
+            "train_steps": counters["train_steps"],
+            "elo": round(r["elo"], 1) if r else "", "elo_low": round(r["low"], 1) if r else "", "elo_high": round(r["high"], 1) if r else "",
+            "opponent": pair["b"], "games": pair["games"], "score": round(pair["score"]["mean"], 4), "points_per_game": round(pair["points_per_game"]["mean"], 4),
+        })  # fmt: skip
+    _append_csv(out_dir / "eval.csv", EVAL_FIELDS, rows)
+    counters["last_eval"] = elapsed
+    counters["eval_iteration"] = counters["iteration"]
+    plot_curve(out_dir)
+    return {
+        "minutes": round(minutes, 2),
+        "elo": {k: round(r[k], 1) for k in ("elo", "low", "high")} if r else None,
+        "pairs": [{"opponent": p["b"], **{k: p[k] for k in ("games", "wins", "draws", "losses")}, "score": round(p["score"]["mean"], 3)} for p in res["pairs"]],
+    }
+
+
+def _open_run(recipe: str, config_cls: Any, game: Optional[str], out: Optional[PathLike], resume: Optional[PathLike],
+              config: Any, options: dict[str, Any]) -> tuple[Any, Path, Optional[dict[str, Any]]]:
+    """The config, run folder and checkpoint (None for a new run) of a recipe's call, or ``OptionError``:
+    ``resume`` reads the folder's checkpoint and its saved config, ``options`` replacing fields."""
+    if resume is not None:
+        out_dir = Path(resume)
+        ckpt_path = out_dir / "checkpoint.pt"
+        if not ckpt_path.is_file():
+            raise OptionError(f"nothing to resume: no checkpoint.pt in {str(out_dir)!r}")
+        ckpt = torch.load(ckpt_path, weights_only=False)
+        saved = dict(ckpt["config"])
+        saved.update(options)
+        if game is not None and game != saved["game"]:
+            raise OptionError(f"{str(out_dir)!r} trains {saved['game']!r}, not {game!r}")
+        try:
+            return config_cls(**saved), out_dir, ckpt
+        except TypeError as e:
+            raise OptionError(f"{recipe}: {e}") from None
+    if config is None:
+        if game is None:
+            raise OptionError(f"{recipe} needs a game id")
+        try:
+            cfg = config_cls(game=game, **options)
+        except TypeError as e:
+            raise OptionError(f"{recipe}: {e}") from None
+    else:
+        cfg = dataclasses.replace(config, **options)
+    if out is None:
+        raise OptionError(f"{recipe} needs an output folder (out=...)")
+    out_dir = Path(out)
+    if (out_dir / "checkpoint.pt").exists():
+        raise OptionError(f"{str(out_dir)!r} already holds a run: resume it (resume=...) or choose another folder")
+    return cfg, out_dir, None
+
+
 def alphazero(
     game: Optional[str] = None,
     out: Optional[PathLike] = None,
@@ -431,36 +490,7 @@ def alphazero(
     the run in ``DIR`` from its checkpoint until its budget is spent; keywords
     given with it replace the saved ones (e.g. a larger ``minutes``).
     """
-    if resume is not None:
-        out_dir = Path(resume)
-        ckpt_path = out_dir / "checkpoint.pt"
-        if not ckpt_path.is_file():
-            raise OptionError(f"nothing to resume: no checkpoint.pt in {str(out_dir)!r}")
-        ckpt = torch.load(ckpt_path, weights_only=False)
-        saved = dict(ckpt["config"])
-        saved.update(options)
-        if game is not None and game != saved["game"]:
-            raise OptionError(f"{str(out_dir)!r} trains {saved['game']!r}, not {game!r}")
-        try:
-            cfg = AlphaZeroConfig(**saved)
-        except TypeError as e:
-            raise OptionError(f"alphazero: {e}") from None
-    else:
-        if config is None:
-            if game is None:
-                raise OptionError("alphazero needs a game id")
-            try:
-                cfg = AlphaZeroConfig(game=game, **options)
-            except TypeError as e:
-                raise OptionError(f"alphazero: {e}") from None
-        else:
-            cfg = dataclasses.replace(config, **options)
-        if out is None:
-            raise OptionError("alphazero needs an output folder (out=...)")
-        out_dir = Path(out)
-        if (out_dir / "checkpoint.pt").exists():
-            raise OptionError(f"{str(out_dir)!r} already holds a run: resume it (resume=...) or choose another folder")
-        ckpt = None
+    cfg, out_dir, ckpt = _open_run("alphazero", AlphaZeroConfig, game, out, resume, config, options)
     cfg.validate()
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=1, default=list) + "\n")
@@ -527,25 +557,7 @@ def alphazero(
         # opponent = 0 (anchoring nothing would pin the network itself at 0).
         anchor = "random" if "random" in cfg.opponents else cfg.opponents[0]
         res = tournament(cfg.game, [agent, *cfg.opponents], games=cfg.eval_games, gauntlet=0, openings=openings, seed=cfg.seed, anchor=anchor)
-        r = res["ratings"].get("ratings", {}).get("network")
-        minutes = elapsed() / 60
-        rows = []
-        for pair in res["pairs"]:
-            rows.append({
-                "minutes": round(minutes, 3), "iteration": counters["iteration"], "selfplay_games": counters["selfplay_games"],
-                "train_steps": counters["train_steps"],
-                "elo": round(r["elo"], 1) if r else "", "elo_low": round(r["low"], 1) if r else "", "elo_high": round(r["high"], 1) if r else "",
-                "opponent": pair["b"], "games": pair["games"], "score": round(pair["score"]["mean"], 4), "points_per_game": round(pair["points_per_game"]["mean"], 4),
-            })
-        _append_csv(out_dir / "eval.csv", EVAL_FIELDS, rows)
-        counters["last_eval"] = elapsed()
-        counters["eval_iteration"] = counters["iteration"]
-        plot_curve(out_dir)
-        return {
-            "minutes": round(minutes, 2),
-            "elo": {k: round(r[k], 1) for k in ("elo", "low", "high")} if r else None,
-            "pairs": [{"opponent": p["b"], **{k: p[k] for k in ("games", "wins", "draws", "losses")}, "score": round(p["score"]["mean"], 3)} for p in res["pairs"]],
-        }
+        return _record_eval(res, out_dir, counters, elapsed())
 
     last_eval: dict[str, Any] = {}
     interrupted = False

@@ -44,7 +44,7 @@ from .._core import Game, State
 from ..agents.baseline import Baseline
 from ..agents.search import turn_values
 from ..errors import OptionError
-from .alphazero import EVAL_FIELDS, _append_csv, _Progress, _value_scale, plot_curve
+from .alphazero import _append_csv, _open_run, _Progress, _record_eval, _value_scale
 from .alphazero import _command_line as _az_command_line
 from .nets import MLP, export_npz
 
@@ -254,36 +254,7 @@ def td(
     in ``DIR`` from its checkpoint until its budget is spent; keywords given
     with it replace the saved ones (e.g. a larger ``minutes``).
     """
-    if resume is not None:
-        out_dir = Path(resume)
-        ckpt_path = out_dir / "checkpoint.pt"
-        if not ckpt_path.is_file():
-            raise OptionError(f"nothing to resume: no checkpoint.pt in {str(out_dir)!r}")
-        ckpt = torch.load(ckpt_path, weights_only=False)
-        saved = dict(ckpt["config"])
-        saved.update(options)
-        if game is not None and game != saved["game"]:
-            raise OptionError(f"{str(out_dir)!r} trains {saved['game']!r}, not {game!r}")
-        try:
-            cfg = TDConfig(**saved)
-        except TypeError as e:
-            raise OptionError(f"td: {e}") from None
-    else:
-        if config is None:
-            if game is None:
-                raise OptionError("td needs a game id")
-            try:
-                cfg = TDConfig(game=game, **options)
-            except TypeError as e:
-                raise OptionError(f"td: {e}") from None
-        else:
-            cfg = dataclasses.replace(config, **options)
-        if out is None:
-            raise OptionError("td needs an output folder (out=...)")
-        out_dir = Path(out)
-        if (out_dir / "checkpoint.pt").exists():
-            raise OptionError(f"{str(out_dir)!r} already holds a run: resume it (resume=...) or choose another folder")
-        ckpt = None
+    cfg, out_dir, ckpt = _open_run("td", TDConfig, game, out, resume, config, options)
     cfg.validate()
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "config.json").write_text(json.dumps({"recipe": "td", **dataclasses.asdict(cfg)}, indent=1) + "\n")
@@ -349,25 +320,7 @@ def td(
         openings = cfg.eval_openings if cfg.eval_openings is not None else (0 if game_obj.family == "backgammon" else 4)
         anchor = "random" if "random" in cfg.opponents else cfg.opponents[0]
         res = tournament(cfg.game, [agent, *cfg.opponents], games=cfg.eval_games, gauntlet=0, openings=openings, seed=cfg.seed, anchor=anchor)
-        r = res["ratings"].get("ratings", {}).get("network")
-        minutes = elapsed() / 60
-        rows = []
-        for pair in res["pairs"]:
-            rows.append({
-                "minutes": round(minutes, 3), "iteration": counters["iteration"], "selfplay_games": counters["selfplay_games"],
-                "train_steps": counters["train_steps"],
-                "elo": round(r["elo"], 1) if r else "", "elo_low": round(r["low"], 1) if r else "", "elo_high": round(r["high"], 1) if r else "",
-                "opponent": pair["b"], "games": pair["games"], "score": round(pair["score"]["mean"], 4), "points_per_game": round(pair["points_per_game"]["mean"], 4),
-            })  # fmt: skip
-        _append_csv(out_dir / "eval.csv", EVAL_FIELDS, rows)
-        counters["last_eval"] = elapsed()
-        counters["eval_iteration"] = counters["iteration"]
-        plot_curve(out_dir)
-        return {
-            "minutes": round(minutes, 2),
-            "elo": {k: round(r[k], 1) for k in ("elo", "low", "high")} if r else None,
-            "pairs": [{"opponent": p["b"], **{k: p[k] for k in ("games", "wins", "draws", "losses")}, "score": round(p["score"]["mean"], 3)} for p in res["pairs"]],
-        }
+        return _record_eval(res, out_dir, counters, elapsed())
 
     last_eval: dict[str, Any] = {}
     interrupted = False
