@@ -34,7 +34,6 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any, Optional, Union
 
 import numpy as np
