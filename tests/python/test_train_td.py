@@ -1,7 +1,8 @@
 """The TD(lambda) recipe on afterstates (``ludoteca.train.td``) and the way ``Baseline`` plays
 its networks: lambda-returns against a hand computation, self-play that plays the move its
 network rates best and learns the positions before the dice, the observation the arena's
-sampled dice are read as, and a smoke run that exports, resumes and repeats itself."""
+sampled dice are read as, board games (planes, the session's draw rules, moves that end the
+game), and a smoke run that exports, resumes and repeats itself."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 import ludoteca
 from ludoteca.agents.baseline import AfterstateEvaluation, Baseline, NumpyNet
-from ludoteca.agents.search import turn_values
+from ludoteca.agents.search import AlphaBetaAgent, turn_values
 
 torch = pytest.importorskip("torch")
 
@@ -195,8 +196,6 @@ def test_command_line_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixt
     )
     with pytest.raises(ludoteca.OptionError, match="lam must be in"):
         td("backgammon", out=tmp_path / "x", lam=1.5)
-    with pytest.raises(ludoteca.OptionError, match="flat observations"):
-        td("kharbaga", out=tmp_path / "y", iterations=1)
     with pytest.raises(ludoteca.OptionError, match="nothing to resume"):
         td(resume=tmp_path / "empty")
     with pytest.raises(ludoteca.OptionError, match="unexpected keyword"):
@@ -204,3 +203,82 @@ def test_command_line_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixt
     mcts_net = Path(ludoteca.__file__).parent / "baselines" / "kharbaga.npz"
     with pytest.raises(ludoteca.OptionError, match="give simulations=, not plies="):
         Baseline("kharbaga", path=mcts_net, plies=1)
+
+
+class _LinearNet(torch.nn.Module):
+    """A fixed random linear value of the flattened planes, for a brute-force comparison."""
+
+    value_scale = 1.0
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        super().__init__()
+        self.w = torch.from_numpy(np.random.default_rng(0).normal(size=int(np.prod(shape))).astype(np.float32))
+
+    def forward(self, x: Any) -> Any:
+        return torch.zeros(len(x), 1), torch.tanh(x.flatten(1) @ self.w / 10.0)
+
+
+@pytest.mark.parametrize("board", ["tablut", "damas_10x10"])
+def test_board_game_self_play_plays_the_best_afterstate_and_the_sessions_draw_rules_end_its_games(board: str) -> None:
+    # max_turns is a rule of the session, which the positions turn_values lists do not carry:
+    # self-play must still end its games there (a draw).
+    game = ludoteca.Game(board, max_turns=6)
+    cfg = TDConfig(game=board, games=4)
+    assert cfg.epsilon == 0.1 and cfg.play_plies == 0  # the defaults of a game without dice
+    cfg.epsilon = 0.0
+    sp = _SelfPlay(game, cfg, random.Random(2))
+    net = _LinearNet(game.observation_shape)
+    done: list[tuple[np.ndarray, np.ndarray]] = []
+    for _ in range(7):
+        before = [g.state.clone() for g in sp.games]
+        n_before = [len(g.obs) for g in sp.games]
+        out, _ = sp.step(net)  # type: ignore[arg-type]
+        done += out
+        for s, g, n in zip(before, sp.games, n_before):
+            if len(g.obs) != n + 1:
+                continue
+            best = -1e9
+            for move, _ in turn_values(s, None):
+                t = s.clone()
+                t.play(move)
+                with torch.no_grad():
+                    v = float(net(torch.from_numpy(t.observation()[None]))[1][0])
+                best = max(best, v if t.current_player == s.current_player else -v)
+            with torch.no_grad():
+                chosen = -float(net(torch.from_numpy(g.obs[-1][None]))[1][0])
+            assert chosen == pytest.approx(best, abs=1e-5)
+            assert g.obs[-1].shape == game.observation_shape and g.sides[-1] == 1 - s.current_player
+    assert sp.finished_turns == [6, 6, 6, 6]
+    # Six afterstates each, the last (cut by max_turns) worth 0.
+    assert len(done) == 4 and all(len(x) == 6 and abs(float(y[-1])) < 1e-6 for x, y in done)
+
+
+def test_a_turn_whose_every_move_ends_the_game_is_played() -> None:
+    # Kings only in damas_10x10 with the counter at 9: every move of white draws the game (no
+    # afterstate to value, no winning move).
+    game = ludoteca.Game("damas_10x10")
+    sp = _SelfPlay(game, TDConfig(game="damas_10x10", games=1), random.Random(0))
+    sp.games[0] = _Game(game.state_from_string("W:BK46:WK5;k=9"))
+    out, made = sp.step(_LinearNet(game.observation_shape))  # type: ignore[arg-type]
+    assert made == 1 and out == [] and sp.finished_turns == [1]
+
+
+def test_board_game_smoke_run_exports_a_baseline_that_plays_greedy_or_by_alpha_beta(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    summary = td("tablut", out=out, iterations=120, seed=1, **FAST)
+    assert summary["selfplay_games"] > 0 and summary["train_steps"] > 0
+    net = NumpyNet(out / "export.npz")
+    assert net.afterstate_plies == 0 and net.observation_shape == ludoteca.Game("tablut").observation_shape
+    s = ludoteca.Game("tablut").new_state(0)
+    legal = dict(turn_values(s, None))
+    greedy = Baseline("tablut", path=out / "export.npz")
+    assert greedy.plies == 0 and greedy.act(s) in legal
+    # The move greedy plays is the one the network values best for the mover.
+    ev = AfterstateEvaluation(net)
+    values = dict(turn_values(s, ev))
+    assert values[str(greedy.act(s))] == pytest.approx(max(values.values()), abs=1e-6)
+    deep = Baseline("tablut", path=out / "export.npz", plies=2)
+    assert isinstance(deep.afterstate_agent, AlphaBetaAgent) and deep.afterstate_agent.depth == 2
+    assert deep.act(s) in legal and deep.afterstate_agent.last["depth"] == 2
+    with pytest.raises(ludoteca.OptionError, match="takes plies, not filter"):
+        Baseline("tablut", path=out / "export.npz", plies=1, filter=4)

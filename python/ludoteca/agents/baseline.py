@@ -18,8 +18,9 @@ which games have one. The arena and the command line name it ``baseline``
 A network trained by ``python -m ludoteca.train td GAME`` values
 *afterstates* (the position after a complete move, before the dice): its file
 says so (``meta["search"]["afterstate_plies"]``), and ``Baseline`` plays it by
-expectimax over complete moves with ``AfterstateEvaluation`` as the
-evaluation (``plies=0``: the best-valued move), not by MCTS.
+a search over complete moves with ``AfterstateEvaluation`` as the
+evaluation (expectimax with dice, alpha-beta without; ``plies=0``: the
+best-valued move), not by MCTS.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from .._core import Game, SearchResult, State
 from ..errors import LudotecaValueError, OptionError
 from . import BaseAgent, Choice
 from .mcts import MCTSAgent
-from .search import ExpectimaxAgent, GreedyAgent
+from .search import AlphaBetaAgent, ExpectimaxAgent, GreedyAgent
 
 __all__ = ["NumpyNet", "Baseline", "AfterstateEvaluation", "NetworkFileError", "NoBaselineError", "shipped_baselines", "FORMAT"]
 
@@ -91,8 +92,9 @@ class NumpyNet:
     ``evaluate_chance`` says whether its training searched with chance nodes
     valued by the network (``meta["search"]``; False for files without it).
     ``afterstate_plies`` is None for a network searched by MCTS, and for a
-    network of afterstate values (``ludoteca.train.td``) the expectimax
-    depth ``Baseline`` plays it at (0: one ply, the best-valued move).
+    network of afterstate values (``ludoteca.train.td``) the search depth
+    ``Baseline`` plays it at (expectimax plies with dice, alpha-beta turns
+    without; 0: one ply, the best-valued move).
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -239,10 +241,13 @@ class Baseline(MCTSAgent):
     decision at a time, like ``MCTSAgent``.
 
     A network of afterstate values (``ludoteca.train.td``; the file says so)
-    is played by expectimax over complete moves instead, ``plies`` deep
-    (default: the file's ``afterstate_plies``; 0 = the best-valued move),
-    keeping the best ``filter`` moves of the 0-ply values at each decision:
-    it then answers a complete move per call and takes no ``simulations``.
+    is played by a search over complete moves instead, ``plies`` deep
+    (default: the file's ``afterstate_plies``; 0 = the best-valued move), the
+    network as its evaluation: expectimax in a game with dice (``plies``
+    rolls, keeping the best ``filter`` moves of the 0-ply values at each
+    decision), alpha-beta with capture quiescence in a game without
+    (``plies`` complete turns). It then answers a complete move per call and
+    takes no ``simulations``.
 
     The network is small, so numpy's BLAS threads only get in the way of a
     forward pass of one position (on a busy 2-core machine: 18 ms with two
@@ -281,21 +286,30 @@ class Baseline(MCTSAgent):
         if game_id is not None and game_id != self.net.game_id:
             raise NetworkFileError(f"{str(path)!r} is a network for {self.net.game_id!r}, not {game_id!r}")
         self.game_id = self.net.game_id
-        #: The expectimax agent that plays an afterstate network (None: MCTS plays the network).
-        self.expectimax: Optional[BaseAgent] = None
+        #: The search agent (greedy, expectimax or alpha-beta) that plays an afterstate network (None: MCTS plays the network).
+        self.afterstate_agent: Optional[BaseAgent] = None
         self.plies: Optional[int] = None
         if self.net.afterstate_plies is not None:
             if simulations is not None:
-                raise OptionError(f"{str(path)!r} values afterstates and is played by expectimax: give plies=, not simulations=")
+                raise OptionError(f"{str(path)!r} values afterstates and is played by a search over complete moves: give plies=, not simulations=")
             depth = self.net.afterstate_plies if plies is None else plies
-            width = options.pop("filter", 8)
+            dice = "chance" in Game(self.game_id).options
+            width = options.pop("filter", 8) if dice else 0
             if options:
-                raise OptionError(f"baseline: an afterstate network takes plies and filter, not {', '.join(sorted(options))}")
+                takes = "plies and filter" if dice else "plies"
+                raise OptionError(f"baseline: an afterstate network of {self.game_id} takes {takes}, not {', '.join(sorted(options))}")
             BaseAgent.__init__(self, seed)
             self.simulations, self.evaluator, self.options = 0, None, {}
             self.last_result = None
             evaluation = AfterstateEvaluation(self.net)
-            self.expectimax = GreedyAgent(seed, evaluate=evaluation) if depth == 0 else ExpectimaxAgent(depth, seed, width, evaluate=evaluation)
+            if depth == 0:
+                self.afterstate_agent = GreedyAgent(seed, evaluate=evaluation)
+            elif dice:
+                self.afterstate_agent = ExpectimaxAgent(depth, seed, width, evaluate=evaluation)
+            else:
+                # Without dice a ply is a complete turn: alpha-beta (with capture quiescence) the
+                # same depth as the built-in alphabeta agent, the network in place of its evaluation.
+                self.afterstate_agent = AlphaBetaAgent(depth=depth, seed=seed, evaluate=evaluation)
             self.plies = depth
             return
         if plies is not None:
@@ -310,24 +324,24 @@ class Baseline(MCTSAgent):
         super().__init__(simulations=simulations, evaluator=self.net, seed=seed, **options)
 
     def search(self, states: Sequence[State]) -> SearchResult:
-        """The MCTS result (``MCTSAgent.search``); an afterstate network has none (its ``expectimax`` agent's ``last`` holds its last search)."""
-        if self.expectimax is not None:
-            raise OptionError("this baseline plays an afterstate network by expectimax, not MCTS: see Baseline.expectimax.last")
+        """The MCTS result (``MCTSAgent.search``); an afterstate network has none (its ``afterstate_agent``'s ``last`` holds its last search)."""
+        if self.afterstate_agent is not None:
+            raise OptionError("this baseline plays an afterstate network by a search over complete moves, not MCTS: see Baseline.afterstate_agent.last")
         return super().search(states)
 
     def act(self, state: State) -> Choice:
         """The decision for ``state``: an action index (MCTS), or a complete move (afterstate network)."""
-        if self.expectimax is not None:
-            return self.expectimax.act(state)
+        if self.afterstate_agent is not None:
+            return self.afterstate_agent.act(state)
         return super().act(state)
 
     def act_batch(self, states: Sequence[State]) -> list[Choice]:
         """One decision per state (MCTS searches the states of each game together)."""
-        if self.expectimax is not None:
-            return [self.expectimax.act(s) for s in states]
+        if self.afterstate_agent is not None:
+            return [self.afterstate_agent.act(s) for s in states]
         return super().act_batch(states)
 
     def __repr__(self) -> str:
-        if self.expectimax is not None:
+        if self.afterstate_agent is not None:
             return f"Baseline({self.game_id!r}, plies={self.plies}, path={str(self.net.path)!r})"
         return f"Baseline({self.game_id!r}, simulations={self.simulations}, path={str(self.net.path)!r})"

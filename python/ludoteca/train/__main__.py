@@ -50,13 +50,13 @@ HELP = {
 TD_HELP = {
     "games": "self-play games played together (one complete move each per iteration)",
     "lam": "lambda of the TD(lambda) targets (1: the final result, 0: the next position's value)",
-    "epsilon": "fraction of self-play moves chosen at random",
-    "hidden": "MLP hidden units",
+    "epsilon": "fraction of self-play moves chosen at random (default 0 for a game with dice, 0.1 without)",
+    "hidden": "MLP hidden units (the observation is flattened: planes too)",
     "lr": "Adam learning rate",
     "batch_size": "minibatch size (each target is trained on once)",
     "eval_games": "evaluation games per opponent (colours alternated)",
-    "eval_plies": "expectimax plies of the network in evaluations (0: the best-valued complete move)",
-    "play_plies": "expectimax plies Baseline plays the exported network at",
+    "eval_plies": "search depth of the network in evaluations: expectimax plies with dice, alpha-beta turns without (0: the best-valued complete move)",
+    "play_plies": "search depth Baseline plays the exported network at, as --eval-plies (default 1 for a game with dice, 0 without)",
     "eval_openings": "random turns of the evaluation openings (default 4; backgammon 0)",
 }
 
@@ -91,7 +91,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     skip = {"game", "progress", "opponents"}
     az = sub.add_parser("alphazero", help="AlphaZero self-play with the Rust MCTS (Gumbel root selection), rated in the arena")
     _add_options(az, AlphaZeroConfig, AlphaZeroConfig(game="tablut"), {}, skip)
-    tdp = sub.add_parser("td", help="TD(lambda) self-play on afterstates (TD-Gammon), rated in the arena: backgammon's baseline")
+    tdp = sub.add_parser("td", help="TD(lambda) self-play on afterstates (TD-Gammon), rated in the arena: the baselines of backgammon, tablut and damas_10x10")
     _add_options(tdp, TDConfig, TDConfig(game="backgammon"), TD_HELP, skip)
     args = parser.parse_args(argv)
     config, train = (AlphaZeroConfig, alphazero) if args.recipe == "alphazero" else (TDConfig, td)

@@ -68,7 +68,8 @@ class TDConfig:
     iterations: Optional[int] = None
     games: int = 64
     lam: float = 0.7
-    epsilon: float = 0.0
+    #: None: 0 for a game with dice (the dice explore), 0.1 for one without (greedy self-play would repeat one game).
+    epsilon: Optional[float] = None
     hidden: int = 128
     lr: float = 1e-3
     batch_size: int = 256
@@ -76,7 +77,8 @@ class TDConfig:
     eval_minutes: float = 10.0
     eval_games: int = 40
     eval_plies: int = 0
-    play_plies: int = 1
+    #: None: 1 for a game with dice, 0 for one without.
+    play_plies: Optional[int] = None
     eval_openings: Optional[int] = None
     opponents: list[str] = dataclasses.field(default_factory=list)
     checkpoint_minutes: float = 5.0
@@ -84,9 +86,13 @@ class TDConfig:
     progress: bool = True
 
     def __post_init__(self) -> None:
+        dice = "chance" in Game(self.game).options
         if not self.opponents:
-            dice = "chance" in Game(self.game).options
             self.opponents = ["greedy", "expectimax:plies=1"] if dice else ["greedy", "alphabeta:depth=2"]
+        if self.epsilon is None:
+            self.epsilon = 0.0 if dice else 0.1
+        if self.play_plies is None:
+            self.play_plies = 1 if dice else 0
 
     def validate(self) -> None:
         """Raises ``OptionError`` naming the first option out of range."""
@@ -98,6 +104,7 @@ class TDConfig:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 4:
                 raise OptionError(f"td: {name} must be an integer in [0, 4], got {v!r}")
+        assert self.epsilon is not None and self.play_plies is not None  # set by __post_init__
         if not 0.0 <= self.lam <= 1.0:
             raise OptionError(f"td: lam must be in [0, 1], got {self.lam!r}")
         if not 0.0 <= self.epsilon <= 1.0:
@@ -138,9 +145,17 @@ class _Game:
         self.moves = 0
 
 
+#: turn_values callback values at or above this mark stand for the index of a listed afterstate.
+_MARK = 1 << 20
+
+
 class _SelfPlay:
     def __init__(self, game: Game, cfg: TDConfig, rng: random.Random) -> None:
         self.game, self.cfg, self.rng = game, cfg, rng
+        self.deterministic = "chance" not in game.options
+        self.max_turns = game.max_turns
+        assert cfg.epsilon is not None  # set by TDConfig.__post_init__
+        self.epsilon: float = cfg.epsilon
         self.games = [self._new() for _ in range(cfg.games)]
         self.finished_turns: list[int] = []
 
@@ -162,24 +177,23 @@ class _SelfPlay:
 
     def step(self, net: MLP) -> tuple[list[tuple[np.ndarray, np.ndarray]], int]:
         """One complete move in every game; returns the finished games' (observations, targets) and the moves made."""
+        moves: list[list[tuple[str, float]]] = []
         cands: list[list[State]] = []
-        wins: list[Optional[str]] = []
         for g in self.games:
             mine: list[State] = []
 
             def collect(t: State, _p: int, mine: list[State] = mine) -> float:
+                # The value handed back marks which listed move this position belongs to
+                # (turn_values rates a move that ends the game by its points, without asking).
                 mine.append(t.clone())
-                return 0.0
+                return float(_MARK + len(mine) - 1)
 
             values = turn_values(g.state, collect)
             if not values:
                 raise RuntimeError(f"td: no complete move at a decision of {self.game.id}: {g.state.to_string()}")
-            # turn_values rates a move that wins outright by its points (>= 1) without asking the
-            # evaluation: such a move is played (every evaluated move got 0.0 here).
-            best = max(values, key=lambda mv: mv[1])
-            wins.append(best[0] if len(mine) < len(values) and best[1] > 0.5 else None)
+            moves.append(values)
             cands.append(mine)
-        flat = [t for c in cands for t in c if not t.is_terminal()]
+        flat = [t for c in cands for t in c]
         obs = np.stack([t.observation() for t in flat]) if flat else np.zeros((0, *self.game.observation_shape), np.float32)
         with torch.no_grad():
             v = net(torch.from_numpy(obs))[1].numpy()
@@ -188,33 +202,50 @@ class _SelfPlay:
         for i, g in enumerate(self.games):
             mover = g.state.current_player
             g.moves += 1
-            options: list[tuple[float, State, Optional[np.ndarray]]] = []
-            for t in cands[i]:
-                if t.is_terminal():
-                    options.append((float(t.returns()[mover]), t, None))
+            # (value for the mover, move, afterstate, its observation); the afterstate is None for a move that ends the game.
+            options: list[tuple[float, str, Optional[State], Optional[np.ndarray]]] = []
+            for move, value in moves[i]:
+                if value >= _MARK:
+                    j = k + int(value) - _MARK
+                    t = flat[j]
+                    options.append((float(v[j]) if _side(t) == mover else -float(v[j]), move, t, obs[j]))
                 else:
-                    side = _side(t)
-                    options.append((float(v[k]) if side == mover else -float(v[k]), t, obs[k]))
-                    k += 1
-            win = wins[i]
+                    options.append((float(value), move, None, None))
+            k += len(cands[i])
+            top = max(o[0] for o in options)
+            win = next((o for o in options if o[2] is None and o[0] >= 1.0), None)
             if win is not None:
-                g.state.play(win)
-                nxt = g.state
+                # A move that wins outright is always played.
+                choice = win
+            elif self.epsilon > 0 and self.rng.random() < self.epsilon:
+                choice = options[self.rng.randrange(len(options))]
             else:
-                if self.cfg.epsilon > 0 and self.rng.random() < self.cfg.epsilon:
-                    _, nxt, x = options[self.rng.randrange(len(options))]
-                else:
-                    top = max(o[0] for o in options)
-                    # Ties (equal afterstates are listed once; equal values are rare) go to the first listed.
-                    _, nxt, x = next(o for o in options if o[0] >= top)
-                if not nxt.is_terminal():
-                    assert x is not None
+                # Ties (equal afterstates are listed once; equal values are rare) go to the first listed.
+                choice = next(o for o in options if o[0] >= top)
+            _, move, nxt, x = choice
+            if x is not None:
+                # A copy: the view would keep the whole step's observations alive for the rest of the game.
+                x = x.copy()
+            if nxt is not None and self.deterministic:
+                # The game's own state plays the move, so that the draw rules of its history
+                # (repetition), which the listed positions do not carry, end the game.
+                assert x is not None
+                g.state.play(move)
+                if not g.state.is_terminal():
                     g.obs.append(x)
                     g.sides.append(_side(nxt))
-                    self._roll(nxt)
+            elif nxt is not None:
+                assert x is not None
+                g.obs.append(x)
+                g.sides.append(_side(nxt))
+                self._roll(nxt)
                 g.state = nxt
-            if g.state.is_terminal():
-                finished.append((g, np.asarray(g.state.returns(), dtype=np.float32)))
+            else:
+                g.state.play(move)
+            if g.state.is_terminal() or 0 < self.max_turns <= g.moves:
+                # A game cut at the game's max_turns is worth 0, as the environments and the arena score it.
+                returns = g.state.returns() if g.state.is_terminal() else np.zeros(2, np.float32)
+                finished.append((g, np.asarray(returns, dtype=np.float32)))
                 self.finished_turns.append(g.moves)
                 self.games[i] = self._new()
         return self._targets(net, finished), len(self.games)
@@ -262,8 +293,6 @@ def td(
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     game_obj = Game(cfg.game, **cfg.game_options())
-    if len(game_obj.observation_shape) != 1:
-        raise OptionError(f"td trains an MLP on flat observations; {cfg.game} has planes {game_obj.observation_shape} (use alphazero)")
     net = MLP(game_obj.observation_shape, game_obj.num_actions, hidden=cfg.hidden, value_scale=_value_scale(game_obj))
     # No policy is learnt: zero logits are uniform priors should anyone search the export by MCTS.
     torch.nn.init.zeros_(net.policy.weight)
