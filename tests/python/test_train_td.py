@@ -253,6 +253,18 @@ def test_board_game_self_play_plays_the_best_afterstate_and_the_sessions_draw_ru
     assert len(done) == 4 and all(len(x) == 6 and abs(float(y[-1])) < 1e-6 for x, y in done)
 
 
+def test_board_game_self_play_can_open_with_random_moves() -> None:
+    game = ludoteca.Game("tablut")
+    starts = [g.state for g in _SelfPlay(game, TDConfig(game="tablut", games=6, openings=3), random.Random(4)).games]
+    assert all(s.turns_played == 3 for s in starts)
+    assert len({s.to_string() for s in starts}) > 1
+    again = [g.state for g in _SelfPlay(game, TDConfig(game="tablut", games=6, openings=3), random.Random(4)).games]
+    assert [s.to_string() for s in again] == [s.to_string() for s in starts]  # the run's generator draws them
+    assert all(g.state.turns_played == 0 for g in _SelfPlay(game, TDConfig(game="tablut", games=2), random.Random(4)).games)
+    with pytest.raises(ludoteca.OptionError, match="openings must be"):
+        TDConfig(game="tablut", openings=-1).validate()
+
+
 def test_a_turn_whose_every_move_ends_the_game_is_played() -> None:
     # Kings only in damas_10x10 with the counter at 9: every move of white draws the game (no
     # afterstate to value, no winning move).

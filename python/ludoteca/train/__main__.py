@@ -58,6 +58,7 @@ TD_HELP = {
     "eval_plies": "search depth of the network in evaluations: expectimax plies with dice, alpha-beta turns without (0: the best-valued complete move)",
     "play_plies": "search depth Baseline plays the exported network at, as --eval-plies (default 1 for a game with dice, 0 without)",
     "eval_openings": "random turns of the evaluation openings (default 4; backgammon 0)",
+    "openings": "random complete moves opening each self-play game",
 }
 
 

@@ -80,6 +80,8 @@ class TDConfig:
     #: None: 1 for a game with dice, 0 for one without.
     play_plies: Optional[int] = None
     eval_openings: Optional[int] = None
+    #: Random complete moves that open each self-play game (not learnt from).
+    openings: int = 0
     opponents: list[str] = dataclasses.field(default_factory=list)
     checkpoint_minutes: float = 5.0
     log_seconds: float = 10.0
@@ -100,6 +102,8 @@ class TDConfig:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise OptionError(f"td: {name} must be an integer >= 1, got {v!r}")
+        if isinstance(self.openings, bool) or not isinstance(self.openings, int) or not 0 <= self.openings <= 40:
+            raise OptionError(f"td: openings must be an integer in [0, 40], got {self.openings!r}")
         for name in ("eval_plies", "play_plies"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 4:
@@ -173,6 +177,16 @@ class _SelfPlay:
     def _new(self) -> _Game:
         s = self.game.new_state(self.rng.randrange(1 << 31))
         self._roll(s)
+        # Random opening turns: without dice, greedy self-play from one position would learn one
+        # line and little of the positions the arena's random openings start from.
+        for _ in range(self.cfg.openings):
+            if s.is_terminal():
+                break
+            moves = turn_values(s, None)
+            s.play(moves[self.rng.randrange(len(moves))][0])
+            self._roll(s)
+        if s.is_terminal():
+            return self._new()
         return _Game(s)
 
     def step(self, net: MLP) -> tuple[list[tuple[np.ndarray, np.ndarray]], int]:
