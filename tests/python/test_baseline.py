@@ -110,7 +110,7 @@ def test_every_shipped_network_plays_and_its_model_card_states_its_file(game: st
     bot = Baseline(game)
     if bot.net.afterstate_plies is None:
         assert bot.simulations == bot.net.play_simulations
-    else:  # a network of afterstate values (the TD recipe): expectimax over complete moves
+    else:  # a network of afterstate values (the TD recipe): a search over complete moves
         assert bot.plies == bot.net.afterstate_plies and bot.afterstate_agent is not None
     res = play_match(game, bot, "random", games=2, options={"max_turns": 60})
     assert not res["errors"] and sum(p["games"] for p in res["pairs"]) == 2

@@ -1,12 +1,13 @@
-"""TD(lambda) self-play on afterstates, the TD-Gammon recipe: backgammon's baseline.
+"""TD(lambda) self-play on afterstates, the TD-Gammon recipe: the baselines of backgammon and damas_10x10.
 
 A value network ``V(x)`` rates the position ``x`` after a complete move (for
 backgammon: before the dice, the chance node of ``chance="explicit"``), for
 the player the observation takes the side of (there the player about to
-roll). Self-play plays many games at once; each turn lists the complete moves
-(``turn_values``), rates every resulting position with one batched forward
-pass and plays the move best for the mover (``epsilon`` of the moves at
-random). When a game ends, every position it passed through gets its
+roll; without dice the player to move). Self-play plays many games at once;
+each turn lists the complete moves (``turn_values``), rates every resulting
+position with one batched forward pass and plays the move best for the mover
+(``epsilon`` of the moves at random; the board games' observation planes are
+flattened into the MLP). When a game ends, every position it passed through gets its
 lambda-return as the value target, computed backwards from the final points::
 
     G_last = points of the final position for its side
@@ -18,10 +19,13 @@ trained on once, in minibatches, in the order the games ended.
 Why a second recipe: AlphaZero's search decides backgammon one checker at a
 time and, at 16 simulations, never learnt to rate the positions a complete
 move can reach (docs/training.md, "Backgammon"); rating exactly those
-positions is what TD learning trains. The run folder holds what an AlphaZero
-run holds: ``config.json``, ``train.csv``, ``eval.csv``, ``curve.png``,
-``checkpoint.pt``, ``export.npz`` (``Baseline`` plays it by expectimax over
-complete moves, ``play_plies`` deep) and ``summary.json``. A resumed run
+positions is what TD learning trains (and in damas_10x10 it learnt, within
+the hour, what AlphaZero's did not: docs/training.md, "damas_10x10"). The
+run folder holds what an AlphaZero run holds: ``config.json``,
+``train.csv``, ``eval.csv``, ``curve.png``, ``checkpoint.pt``,
+``export.npz`` (``Baseline`` plays it by a search over complete moves,
+``play_plies`` deep: expectimax with dice, alpha-beta without) and
+``summary.json``. A resumed run
 starts new games (the games in progress when it stopped are not saved).
 """
 
