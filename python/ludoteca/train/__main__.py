@@ -92,7 +92,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     skip = {"game", "progress", "opponents"}
     az = sub.add_parser("alphazero", help="AlphaZero self-play with the Rust MCTS (Gumbel root selection), rated in the arena")
     _add_options(az, AlphaZeroConfig, AlphaZeroConfig(game="tablut"), {}, skip)
-    tdp = sub.add_parser("td", help="TD(lambda) self-play on afterstates (TD-Gammon), rated in the arena: the baselines of backgammon and damas_10x10")
+    tdp = sub.add_parser("td", help="TD(lambda) self-play on afterstates (TD-Gammon), rated in the arena: the baselines of backgammon, damas_10x10 and tablut")
     _add_options(tdp, TDConfig, TDConfig(game="backgammon"), TD_HELP, skip)
     args = parser.parse_args(argv)
     config, train = (AlphaZeroConfig, alphazero) if args.recipe == "alphazero" else (TDConfig, td)

@@ -1,4 +1,4 @@
-"""TD(lambda) self-play on afterstates, the TD-Gammon recipe: the baselines of backgammon and damas_10x10.
+"""TD(lambda) self-play on afterstates, the TD-Gammon recipe: the baselines of backgammon, damas_10x10 and tablut.
 
 A value network ``V(x)`` rates the position ``x`` after a complete move (for
 backgammon: before the dice, the chance node of ``chance="explicit"``), for
