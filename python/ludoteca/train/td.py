@@ -7,8 +7,9 @@ roll; without dice the player to move). Self-play plays many games at once;
 each turn lists the complete moves (``turn_values``), rates every resulting
 position with one batched forward pass and plays the move best for the mover
 (``epsilon`` of the moves at random; the board games' observation planes are
-flattened into the MLP). When a game ends, every position it passed through gets its
-lambda-return as the value target, computed backwards from the final points::
+flattened into the MLP). When a game ends, every position it passed through
+gets its lambda-return as the value target, computed backwards from the
+final points::
 
     G_last = points of the final position for its side
     G_t    = s_t * ((1 - lambda) * V(x_{t+1}) + lambda * G_{t+1})
@@ -25,8 +26,8 @@ run folder holds what an AlphaZero run holds: ``config.json``,
 ``train.csv``, ``eval.csv``, ``curve.png``, ``checkpoint.pt``,
 ``export.npz`` (``Baseline`` plays it by a search over complete moves,
 ``play_plies`` deep: expectimax with dice, alpha-beta without) and
-``summary.json``. A resumed run
-starts new games (the games in progress when it stopped are not saved).
+``summary.json``. A resumed run starts new games (the games in progress
+when it stopped are not saved).
 """
 
 from __future__ import annotations
