@@ -30,10 +30,10 @@ static POINT_TABLE: std::sync::LazyLock<[[f32; PER_POINT]; 16]> =
     std::sync::LazyLock::new(|| std::array::from_fn(|n| point_values(n as u8)));
 
 #[inline]
-fn point(out: &mut [f32], n: u8, table: &[[f32; PER_POINT]; 16]) {
+fn point_block(n: u8, table: &[[f32; PER_POINT]; 16]) -> [f32; PER_POINT] {
     match table.get(n as usize) {
-        Some(values) => out.copy_from_slice(values),
-        None => out.copy_from_slice(&point_values(n)),
+        Some(values) => *values,
+        None => point_values(n),
     }
 }
 
@@ -142,11 +142,13 @@ pub fn observe(s: &State, out: &mut [f32]) {
     let me = &s.board[who.index()];
     let opp = &s.board[who.other().index()];
     let table = &*POINT_TABLE;
-    for q in 1..=24 {
-        let k = (q - 1) * PER_POINT;
-        point(&mut out[MY_POINTS + k..MY_POINTS + k + PER_POINT], me[q], table);
+    // The 48 point blocks as fixed-size arrays: whole-array copies without a bounds check each.
+    let (blocks, _) = out[..BARS].as_chunks_mut::<PER_POINT>();
+    let (mine, theirs) = blocks.split_at_mut(24);
+    for (q, (a, b)) in mine.iter_mut().zip(theirs.iter_mut()).enumerate() {
+        *a = point_block(me[q + 1], table);
         // The opponent's checkers on the mover's point q sit on its point 25 - q.
-        point(&mut out[OPP_POINTS + k..OPP_POINTS + k + PER_POINT], opp[25 - q], table);
+        *b = point_block(opp[24 - q], table);
     }
     out[BARS] = me[BAR] as f32 / 15.0;
     out[BARS + 1] = opp[BAR] as f32 / 15.0;
