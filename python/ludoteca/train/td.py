@@ -150,7 +150,7 @@ class _Game:
         self.state = state
         self.obs: list[np.ndarray] = []
         self.sides: list[int] = []
-        # Complete moves played (the states turn_values hands out do not carry the turn counter).
+        # Complete moves chosen by self-play (random opening moves not counted).
         self.moves = 0
 
 
@@ -161,7 +161,6 @@ _MARK = 1 << 20
 class _SelfPlay:
     def __init__(self, game: Game, cfg: TDConfig, rng: random.Random) -> None:
         self.game, self.cfg, self.rng = game, cfg, rng
-        self.deterministic = "chance" not in game.options
         self.max_turns = game.max_turns
         assert cfg.epsilon is not None  # set by TDConfig.__post_init__
         self.epsilon: float = cfg.epsilon
@@ -187,8 +186,8 @@ class _SelfPlay:
         for _ in range(self.cfg.openings):
             if s.is_terminal():
                 break
-            moves = turn_values(s, None)
-            s.play(moves[self.rng.randrange(len(moves))][0])
+            moves = s.legal_moves()
+            s.play(moves[self.rng.randrange(len(moves))])
             self._roll(s)
         if s.is_terminal():
             return self._new()
@@ -245,22 +244,14 @@ class _SelfPlay:
             if x is not None:
                 # A copy: the view would keep the whole step's observations alive for the rest of the game.
                 x = x.copy()
-            if nxt is not None and self.deterministic:
-                # The game's own state plays the move, so that the draw rules of its history
-                # (repetition), which the listed positions do not carry, end the game.
-                assert x is not None
-                g.state.play(move)
-                if not g.state.is_terminal():
-                    g.obs.append(x)
-                    g.sides.append(_side(nxt))
-            elif nxt is not None:
+            # The game's own state plays the move, so that the draw rules of its history
+            # (repetition), which the listed positions do not carry, end the game.
+            g.state.play(move)
+            if nxt is not None and not g.state.is_terminal():
                 assert x is not None
                 g.obs.append(x)
                 g.sides.append(_side(nxt))
-                self._roll(nxt)
-                g.state = nxt
-            else:
-                g.state.play(move)
+            self._roll(g.state)
             if g.state.is_terminal() or 0 < self.max_turns <= g.moves:
                 # A game cut at the game's max_turns is worth 0, as the environments and the arena score it.
                 returns = g.state.returns() if g.state.is_terminal() else np.zeros(2, np.float32)
