@@ -175,7 +175,8 @@ pub trait DynState: Send + Sync {
     /// Expectimax from this state ([`crate::search::expectimax`]).
     fn expectimax(&self, cfg: &expectimax::Config, eval: Option<&mut DynEval<'_>>) -> Result<SearchAnswer>;
     /// Every complete turn with the value for the mover of the position it
-    /// leads to: the returns if the game ends, the evaluation otherwise.
+    /// leads to: the returns if the game ends (a third occurrence of the
+    /// position included: a draw), the evaluation otherwise.
     fn turn_values(&self, eval: Option<&mut DynEval<'_>>) -> Result<Vec<(String, f32)>>;
 }
 
@@ -411,6 +412,8 @@ impl<R: Rules> DynState for StateBox<R> {
         self.searchable()?;
         let rules = self.game.rules();
         let root = &self.session.state;
+        // The tree's positions carry no history: the session says which of them would draw.
+        let cfg = &alphabeta::Config { repeated: self.session.repeated_twice(), ..cfg.clone() };
         let found = match eval {
             None => alphabeta::search(rules, root, cfg, &mut Builtin),
             Some(f) => alphabeta::search(rules, root, cfg, &mut self.wrap(f)),
@@ -449,10 +452,14 @@ impl<R: Rules> DynState for StateBox<R> {
                 &mut wrapped
             }
         };
+        let repeated = self.session.repeated_twice();
         let mut out = Vec::new();
         for t in rules.turns(root) {
             let v = if rules.to_act(&t.state) == ToAct::Terminal {
                 rules.returns(&t.state)[me.index()]
+            } else if alphabeta::draws_by_repetition(rules, &t.state, &repeated) {
+                // The third occurrence of the position: a draw, whatever the evaluation says.
+                0.0
             } else {
                 e.evaluate(rules, &t.state, me).map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?
             };

@@ -292,6 +292,14 @@ impl<S: Clone> Session<S> {
         Ok(s)
     }
 
+    /// The repetition keys met twice so far, sorted: the positions whose next
+    /// occurrence draws the game (what a search needs of the history).
+    pub fn repeated_twice(&self) -> Vec<u64> {
+        let mut keys: Vec<u64> = self.history.entries().into_iter().filter(|&(_, c)| c == 2).map(|(k, _)| k).collect();
+        keys.sort_unstable();
+        keys
+    }
+
     /// Heap bytes the session holds besides its state (the repetition history).
     pub fn heap_bytes(&self) -> usize {
         self.history.heap_bytes()

@@ -120,6 +120,7 @@ fn alphabeta_search<'py>(
         tt_entries: tt_size as usize,
         quiescence,
         iterative: true,
+        repeated: Vec::new(),
     };
     let inner = &state.inner;
     let a = with_eval(py, evaluate.as_ref(), |e| inner.alphabeta(&cfg, e))?;

@@ -43,12 +43,24 @@ pub struct Config {
     /// Search depths 1, 2, .., `depth` (the earlier ones order the moves of
     /// the later); false searches `depth` alone (tests).
     pub iterative: bool,
+    /// Repetition keys ([`Rules::repetition_key`]) the game in progress has
+    /// already met twice, sorted: reaching one again is the third occurrence,
+    /// a draw. The positions of the tree carry no history, so without these a
+    /// search would value a move that draws by repetition as the position it
+    /// reaches. Repetitions within the searched line itself are not counted.
+    pub repeated: Vec<u64>,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { depth: 6, time: None, tt_entries: 1 << 20, quiescence: true, iterative: true }
+        Config { depth: 6, time: None, tt_entries: 1 << 20, quiescence: true, iterative: true, repeated: Vec::new() }
     }
+}
+
+/// Whether reaching `s` draws the game by repetition (its key is one of `repeated`).
+#[inline]
+pub fn draws_by_repetition<R: Rules>(rules: &R, s: &R::State, repeated: &[u64]) -> bool {
+    !repeated.is_empty() && rules.repetition_key(s).is_some_and(|k| repeated.binary_search(&k).is_ok())
 }
 
 /// What a search found.
@@ -166,6 +178,7 @@ struct Search<'a, R: Rules, E> {
     eval: &'a mut E,
     tt: Table,
     quiescence: bool,
+    repeated: &'a [u64],
     nodes: u64,
     deadline: Option<Instant>,
     /// Child buffers by ply, reused (search allocates nothing once warm).
@@ -210,6 +223,10 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         };
         if mover != me {
             return Ok(-self.node(s, mover, depth, -beta, -alpha)?);
+        }
+        if draws_by_repetition(self.rules, s, self.repeated) {
+            self.nodes += 1;
+            return Ok(0.0);
         }
         if depth == 0 {
             return if self.quiescence {
@@ -308,6 +325,10 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         if mover != me {
             return Ok(-self.quiesce(s, mover, -beta, -alpha, q)?);
         }
+        if draws_by_repetition(self.rules, s, self.repeated) {
+            self.nodes += 1;
+            return Ok(0.0);
+        }
         self.tick()?;
         if q == 0 {
             return self.leaf(s, me);
@@ -380,6 +401,7 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
         eval,
         tt: Table::new(cfg.tt_entries),
         quiescence: cfg.quiescence,
+        repeated: &cfg.repeated,
         nodes: 1,
         deadline: None,
         pool: Vec::new(),

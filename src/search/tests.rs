@@ -3,7 +3,7 @@
 //! game; expectimax against a hand enumeration of rolls and against an exact
 //! two-sided bear-off computed here.
 
-use super::alphabeta::{self, captured, terminal_value, Config, MAX_QUIESCENCE};
+use super::alphabeta::{self, captured, draws_by_repetition, terminal_value, Config, MAX_QUIESCENCE};
 use super::eval::{Aborted, Builtin, FnEval};
 use super::expectimax;
 use crate::core::{rng_from_seed, Player, ToAct};
@@ -18,14 +18,16 @@ fn leaf<R: Rules>(r: &R, s: &R::State, me: Player) -> f32 {
     r.heuristic(s, me).clamp(-1.0, 1.0)
 }
 
-/// Plain minimax over complete turns, values for `me`.
-fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: bool) -> f32 {
+/// Plain minimax over complete turns, values for `me`; a position whose key
+/// is in `rep` (met twice in the game) is a draw.
+fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: bool, rep: &[u64]) -> f32 {
     match r.to_act(s) {
         ToAct::Terminal => terminal_value(r, s, me, depth),
-        ToAct::Player(m) if m != me => -minimax(r, s, m, depth, q),
+        ToAct::Player(m) if m != me => -minimax(r, s, m, depth, q, rep),
+        ToAct::Player(_) if draws_by_repetition(r, s, rep) => 0.0,
         ToAct::Player(_) if depth == 0 => {
             if q {
-                quiesce(r, s, me, MAX_QUIESCENCE)
+                quiesce(r, s, me, MAX_QUIESCENCE, rep)
             } else {
                 leaf(r, s, me)
             }
@@ -33,24 +35,25 @@ fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: bool) -> f3
         ToAct::Player(_) => {
             let mut kids = Vec::new();
             r.next_states(s, &mut kids);
-            kids.iter().map(|c| minimax(r, c, me, depth - 1, q)).fold(f32::NEG_INFINITY, f32::max)
+            kids.iter().map(|c| minimax(r, c, me, depth - 1, q, rep)).fold(f32::NEG_INFINITY, f32::max)
         }
         ToAct::Chance => unreachable!("deterministic games only"),
     }
 }
 
 /// Quiescence without pruning: stand pat unless every turn captures, then the captures.
-fn quiesce<R: Rules>(r: &R, s: &R::State, me: Player, q: u32) -> f32 {
+fn quiesce<R: Rules>(r: &R, s: &R::State, me: Player, q: u32, rep: &[u64]) -> f32 {
     match r.to_act(s) {
         ToAct::Terminal => terminal_value(r, s, me, 0),
-        ToAct::Player(m) if m != me => -quiesce(r, s, m, q),
+        ToAct::Player(m) if m != me => -quiesce(r, s, m, q, rep),
+        ToAct::Player(_) if draws_by_repetition(r, s, rep) => 0.0,
         ToAct::Player(_) if q == 0 => leaf(r, s, me),
         ToAct::Player(_) => {
             let mut kids = Vec::new();
             r.next_states(s, &mut kids);
             let caps: Vec<&R::State> = kids.iter().filter(|c| captured(r, s, c, me) > 0).collect();
             let stand = if caps.len() < kids.len() { leaf(r, s, me) } else { f32::NEG_INFINITY };
-            caps.iter().map(|c| quiesce(r, c, me, q - 1)).fold(stand, f32::max)
+            caps.iter().map(|c| quiesce(r, c, me, q - 1, rep)).fold(stand, f32::max)
         }
         ToAct::Chance => unreachable!("deterministic games only"),
     }
@@ -91,24 +94,62 @@ fn check_against_minimax<R: Rules>(r: &R, positions: usize, max_depth: u32, max_
 
 fn check_positions<R: Rules>(r: &R, positions: usize, max_turns: usize, max_depth: u32, max_q_depth: u32, seed: u64) {
     for s in random_positions(r, positions, max_turns, seed) {
-        let me = r.to_act(&s).player().unwrap();
-        let turns = r.turns(&s);
-        let text = r.to_position(&s);
-        for depth in 1..=max_depth {
-            for q in [false, true].into_iter().filter(|&q| !q || depth <= max_q_depth) {
-                for (tt, iterative) in [(0, false), (1 << 12, false), (1 << 12, true)] {
-                    let cfg = Config { depth, time: None, tt_entries: tt, quiescence: q, iterative };
-                    let got = alphabeta::search(r, &s, &cfg, &mut Builtin).unwrap();
-                    // Iterative deepening stops early on a forced win: compare at the depth it reached.
-                    assert!(got.depth == depth || (iterative && got.depth < depth && got.value > 1.0));
-                    let want = minimax(r, &s, me, got.depth, q);
-                    assert_eq!(got.value, want, "{text} depth {depth} q {q} tt {tt} iterative {iterative}");
-                    let best = &turns[got.best.unwrap()].state;
-                    assert_eq!(minimax(r, best, me, got.depth - 1, q), want, "{text}: the best turn's value");
-                }
+        check_position(r, &s, max_depth, max_q_depth, &[]);
+    }
+}
+
+fn check_position<R: Rules>(r: &R, s: &R::State, max_depth: u32, max_q_depth: u32, rep: &[u64]) {
+    let me = r.to_act(s).player().unwrap();
+    let turns = r.turns(s);
+    let text = r.to_position(s);
+    for depth in 1..=max_depth {
+        for q in [false, true].into_iter().filter(|&q| !q || depth <= max_q_depth) {
+            for (tt, iterative) in [(0, false), (1 << 12, false), (1 << 12, true)] {
+                let cfg = Config { depth, time: None, tt_entries: tt, quiescence: q, iterative, repeated: rep.to_vec() };
+                let got = alphabeta::search(r, s, &cfg, &mut Builtin).unwrap();
+                // Iterative deepening stops early on a forced win: compare at the depth it reached.
+                assert!(got.depth == depth || (iterative && got.depth < depth && got.value > 1.0));
+                // The root is the present position: only the positions after it can repeat.
+                let want = turns.iter().map(|t| minimax(r, &t.state, me, got.depth - 1, q, rep)).fold(f32::NEG_INFINITY, f32::max);
+                assert_eq!(got.value, want, "{text} depth {depth} q {q} tt {tt} iterative {iterative}");
+                let best = &turns[got.best.unwrap()].state;
+                assert_eq!(minimax(r, best, me, got.depth - 1, q, rep), want, "{text}: the best turn's value");
             }
         }
     }
+}
+
+/// Alpha-beta equals minimax when some positions of the tree would be a third
+/// occurrence (a draw): the repetition keys of a random sample of the
+/// positions one and two turns ahead, and, so that a draw matters, of the turn
+/// the built-in evaluation rates best.
+/// Returns at how many positions the draws changed the root's value.
+fn check_against_minimax_with_repetitions<R: Rules>(r: &R, positions: usize, max_depth: u32, seed: u64) -> usize {
+    let mut rng = rng_from_seed(seed ^ 0x5eed);
+    let mut changed = 0;
+    for s in random_positions(r, positions, 40, seed) {
+        let me = r.to_act(&s).player().unwrap();
+        let mut kids = Vec::new();
+        r.next_states(&s, &mut kids);
+        let mut near: Vec<R::State> = kids.clone();
+        for k in &kids {
+            r.next_states(k, &mut near);
+        }
+        let mut rep: Vec<u64> = near.iter().filter(|_| rng.random_range(0..4) == 0).filter_map(|c| r.repetition_key(c)).collect();
+        let best = kids.iter().filter(|c| r.to_act(c) != ToAct::Terminal).max_by(|a, b| leaf(r, a, me).total_cmp(&leaf(r, b, me)));
+        if let Some(k) = best.and_then(|b| r.repetition_key(b)) {
+            rep.push(k);
+        }
+        rep.sort_unstable();
+        rep.dedup();
+        let plain = alphabeta::search(r, &s, &Config { depth: max_depth, quiescence: false, ..Config::default() }, &mut Builtin).unwrap();
+        let with = alphabeta::search(r, &s, &Config { depth: max_depth, quiescence: false, repeated: rep.clone(), ..Config::default() }, &mut Builtin).unwrap();
+        if plain.value != with.value {
+            changed += 1;
+        }
+        check_position(r, &s, max_depth, max_depth, &rep);
+    }
+    changed
 }
 
 #[test]
@@ -151,10 +192,17 @@ fn alphabeta_equals_minimax_in_the_toy_pile_game() {
 }
 
 #[test]
+fn a_position_met_twice_is_a_draw_to_the_search_in_tablut_and_zamma() {
+    // The draws changed the root's value somewhere (the comparison can fail).
+    assert!(check_against_minimax_with_repetitions(&TablutRules::with(true), 4, 2, 77) > 0);
+    assert!(check_against_minimax_with_repetitions(&Alquerque::new(Board::Zamma, Removal::Immediate), 4, 2, 78) > 0);
+}
+
+#[test]
 fn alphabeta_prunes() {
     let r = DraughtsRules::new(preset::RUSSIAN);
     let s = r.initial(0);
-    let cfg = Config { depth: 5, time: None, tt_entries: 1 << 16, quiescence: false, iterative: true };
+    let cfg = Config { depth: 5, time: None, tt_entries: 1 << 16, quiescence: false, ..Config::default() };
     let got = alphabeta::search(&r, &s, &cfg, &mut Builtin).unwrap();
     let full = r.perft(&s, 5) + r.perft(&s, 4) + r.perft(&s, 3) + r.perft(&s, 2) + r.perft(&s, 1);
     assert!(got.nodes * 3 < full, "{} nodes searched, minimax visits {full}", got.nodes);

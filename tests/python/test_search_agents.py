@@ -146,6 +146,40 @@ def test_a_python_evaluation_steers_the_choice() -> None:
     assert AlphaBetaAgent(depth=1, quiescence=False, evaluate=evaluate).act(state) == moves[-1]
 
 
+def test_a_move_that_repeats_a_position_a_third_time_is_a_draw_to_the_searches() -> None:
+    # Tablut: a Swede and a Muscovite step out and back twice; the start position has then
+    # occurred twice, and the Muscovites' step back (b4-a4) would be its third occurrence.
+    state = ludoteca.Game("tablut").new_state(0)
+    start = state.to_string()
+    for move in ["e7-d7", "a4-b4", "d7-e7", "b4-a4", "e7-d7", "a4-b4", "d7-e7"]:
+        state.play(move)
+    assert not state.is_terminal()
+    after = state.clone()
+    after.play("b4-a4")
+    assert after.is_terminal() and after.to_string() == start + "|draw=repetition"
+
+    me = state.current_player
+    wanted = start
+
+    def evaluate(s: ludoteca.State, player: int) -> float:
+        # The evaluation loves the start position for the Muscovites, as a searcher that
+        # forgets the game's history would.
+        v = 0.9 if s.to_string() == wanted else -0.5
+        return v if player == me else -v
+
+    values = dict(_core.turn_values(state, evaluate))
+    assert values["b4-a4"] == 0.0 and max(values.values()) == 0.0
+    assert GreedyAgent(evaluate=evaluate).act(state) == "b4-a4"  # a draw beats -0.5
+    for depth in (1, 2, 3):
+        found = AlphaBetaAgent(depth=depth, quiescence=False, evaluate=evaluate).search(state)
+        assert found["value"] <= 0.0 + 1e-6, depth
+    # Once the start has occurred only once, the step back is valued as the position it reaches.
+    fresh = ludoteca.Game("tablut").new_state(0)
+    for move in ["e7-d7", "a4-b4", "d7-e7"]:
+        fresh.play(move)
+    assert dict(_core.turn_values(fresh, evaluate))["b4-a4"] == pytest.approx(0.9)
+
+
 def test_exceptions_of_a_python_evaluation_propagate() -> None:
     state = midgame("international")
 
