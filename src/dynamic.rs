@@ -16,6 +16,7 @@ use crate::search::eval::{Aborted, Builtin, Evaluator};
 #[cfg(test)]
 use crate::search::mcts::TreeCheck;
 use crate::search::mcts::{Forest, MctsConfig, Root, SearchResult};
+use crate::search::mlp::Mlp;
 use crate::search::{alphabeta, expectimax};
 use crate::session::{CommonOptions, Configured, Env, EnvSnapshot, Ruling, Session, SessionExtras, Step};
 use std::sync::Arc;
@@ -94,6 +95,17 @@ pub fn build_with<R: Rules>(
 /// searched game and the player the value is for.
 pub type DynEval<'a> = dyn FnMut(Box<dyn DynState>, Player) -> std::result::Result<f32, Aborted> + 'a;
 
+/// The evaluation a search uses at its leaves, across type erasure.
+pub enum Evaluation<'f, 'g> {
+    /// The game's built-in heuristic ([`crate::game::Rules::heuristic`]).
+    Builtin,
+    /// A caller's function of standalone states (a Python callable).
+    Caller(&'f mut DynEval<'g>),
+    /// A value network run natively on the game's observation (no caller
+    /// involved: the bindings search without the GIL).
+    Network(&'f Mlp),
+}
+
 /// What a search found (docs/search.md).
 #[derive(Clone, Debug)]
 pub struct SearchAnswer {
@@ -171,13 +183,16 @@ pub trait DynState: Send + Sync {
     fn as_any(&self) -> &dyn std::any::Any;
     /// Alpha-beta from this state ([`crate::search::alphabeta`]); `eval`
     /// replaces the game's built-in evaluation.
-    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Option<&mut DynEval<'_>>) -> Result<SearchAnswer>;
+    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Evaluation<'_, '_>) -> Result<SearchAnswer>;
     /// Expectimax from this state ([`crate::search::expectimax`]).
-    fn expectimax(&self, cfg: &expectimax::Config, eval: Option<&mut DynEval<'_>>) -> Result<SearchAnswer>;
+    fn expectimax(&self, cfg: &expectimax::Config, eval: Evaluation<'_, '_>) -> Result<SearchAnswer>;
     /// Every complete turn with the value for the mover of the position it
     /// leads to: the returns if the game ends (a third occurrence of the
     /// position included: a draw), the evaluation otherwise.
-    fn turn_values(&self, eval: Option<&mut DynEval<'_>>) -> Result<Vec<(String, f32)>>;
+    fn turn_values(&self, eval: Evaluation<'_, '_>) -> Result<Vec<(String, f32)>>;
+    /// What this position is worth to `player` by `eval`: the returns once
+    /// the game is over, the evaluation otherwise (as a search's leaf).
+    fn evaluate(&self, eval: Evaluation<'_, '_>, player: Player) -> Result<f32>;
 }
 
 /// One environment of any game: [`Env`] behind an object.
@@ -408,15 +423,16 @@ impl<R: Rules> DynState for StateBox<R> {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
-    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Option<&mut DynEval<'_>>) -> Result<SearchAnswer> {
+    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Evaluation<'_, '_>) -> Result<SearchAnswer> {
         self.searchable()?;
         let rules = self.game.rules();
         let root = &self.session.state;
         // The tree's positions carry no history: the session says which of them would draw.
         let cfg = &alphabeta::Config { repeated: self.session.repeated_twice(), ..cfg.clone() };
         let found = match eval {
-            None => alphabeta::search(rules, root, cfg, &mut Builtin),
-            Some(f) => alphabeta::search(rules, root, cfg, &mut self.wrap(f)),
+            Evaluation::Builtin => alphabeta::search(rules, root, cfg, &mut Builtin),
+            Evaluation::Caller(f) => alphabeta::search(rules, root, cfg, &mut self.wrap(f)),
+            Evaluation::Network(net) => alphabeta::search(rules, root, cfg, &mut net.evaluator(rules)?),
         };
         let o = found.map_err(|e| match e {
             alphabeta::Failure::Aborted => GameError::Invalid(EVAL_FAILED.into()),
@@ -427,29 +443,35 @@ impl<R: Rules> DynState for StateBox<R> {
         })?;
         Ok(self.answer(o.best, o.value, rules.to_act(root).player(), o.depth, o.nodes, o.elapsed))
     }
-    fn expectimax(&self, cfg: &expectimax::Config, eval: Option<&mut DynEval<'_>>) -> Result<SearchAnswer> {
+    fn expectimax(&self, cfg: &expectimax::Config, eval: Evaluation<'_, '_>) -> Result<SearchAnswer> {
         self.searchable()?;
         let rules = self.game.rules();
         let root = &self.session.state;
         let found = match eval {
-            None => expectimax::search(rules, root, cfg, &mut Builtin),
-            Some(f) => expectimax::search(rules, root, cfg, &mut self.wrap(f)),
+            Evaluation::Builtin => expectimax::search(rules, root, cfg, &mut Builtin),
+            Evaluation::Caller(f) => expectimax::search(rules, root, cfg, &mut self.wrap(f)),
+            Evaluation::Network(net) => expectimax::search(rules, root, cfg, &mut net.evaluator(rules)?),
         };
         let o = found.map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
         Ok(self.answer(o.best, o.value, Some(o.player), cfg.plies, o.nodes, o.elapsed))
     }
-    fn turn_values(&self, eval: Option<&mut DynEval<'_>>) -> Result<Vec<(String, f32)>> {
+    fn turn_values(&self, eval: Evaluation<'_, '_>) -> Result<Vec<(String, f32)>> {
         self.searchable()?;
         let rules = self.game.rules();
         let root = &self.session.state;
         let Some(me) = rules.to_act(root).player() else { return Ok(Vec::new()) };
         let mut builtin = Builtin;
         let mut wrapped;
+        let mut native;
         let e: &mut dyn Evaluator<R> = match eval {
-            None => &mut builtin,
-            Some(f) => {
+            Evaluation::Builtin => &mut builtin,
+            Evaluation::Caller(f) => {
                 wrapped = self.wrap(f);
                 &mut wrapped
+            }
+            Evaluation::Network(net) => {
+                native = net.evaluator(rules)?;
+                &mut native
             }
         };
         let repeated = self.session.repeated_twice();
@@ -467,9 +489,26 @@ impl<R: Rules> DynState for StateBox<R> {
         }
         Ok(out)
     }
+    fn evaluate(&self, eval: Evaluation<'_, '_>, player: Player) -> Result<f32> {
+        self.evaluate_here(eval, player)
+    }
 }
 
 impl<R: Rules> StateBox<R> {
+    fn evaluate_here(&self, eval: Evaluation<'_, '_>, player: Player) -> Result<f32> {
+        if self.to_act() == ToAct::Terminal {
+            return Ok(self.returns()[player.index()]);
+        }
+        let rules = self.game.rules();
+        let s = &self.session.state;
+        let v = match eval {
+            Evaluation::Builtin => Ok(rules.heuristic(s, player)),
+            Evaluation::Caller(f) => self.wrap(f).evaluate(rules, s, player),
+            Evaluation::Network(net) => net.evaluator(rules)?.evaluate(rules, s, player),
+        };
+        v.map_err(|_| GameError::Invalid(EVAL_FAILED.into()))
+    }
+
     /// Search sees the rules' state: a position where the session has
     /// something else to settle (a draw offer to answer) is refused.
     fn searchable(&self) -> Result<()> {

@@ -12,6 +12,7 @@ __all__ = [
     "Env",
     "Game",
     "MCTS",
+    "MlpEvaluation",
     "SearchResult",
     "State",
     "VecEnv",
@@ -444,6 +445,31 @@ class MCTS:
     def seed(self) -> int:
         """The seed every search's randomness derives from."""
 
+class MlpEvaluation:
+    """A value network (a multilayer perceptron) that the searches evaluate
+    natively, without calling Python at each leaf: ``layers`` is a list of
+    ``(weights, biases)`` of the hidden ReLU layers (weights of shape
+    ``(inputs, outputs)``, as in ``x @ w``), ``value`` the ``(weights,
+    biases)`` of the one-output value layer, and a position is worth
+    ``tanh(v) * value_scale`` for the player to move there. Pass it as
+    ``evaluate`` to ``alphabeta_search``, ``turn_values`` and the search
+    agents; calling it, ``net(state, player)``, gives the value a search uses.
+    ``ludoteca.agents.baseline.AfterstateEvaluation.native()`` builds one from
+    a baseline network. Games without dice only."""
+
+    def __init__(
+        self,
+        layers: Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
+        value: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
+        value_scale: float = 1.0,
+    ) -> None: ...
+    def __call__(self, state: State, player: int) -> float:
+        """The value of ``state`` for ``player``, as a search's leaf sees it
+        (``returns()[player]`` once the game is over)."""
+    @property
+    def inputs(self) -> int:
+        """The length of the observation the network reads."""
+
 def alphabeta_search(
     state: State,
     depth: int = 6,
@@ -456,8 +482,8 @@ def alphabeta_search(
     docs/search.md). Returns ``move`` (notation, None at a terminal state),
     ``actions``, ``value`` (for ``player``, the player to move), ``player``,
     ``depth`` (deepest completed iteration), ``nodes`` and ``seconds``.
-    ``evaluate(state, player) -> float`` replaces the built-in evaluation.
-    Bad options raise ``OptionError``."""
+    ``evaluate(state, player) -> float`` replaces the built-in evaluation
+    (an ``MlpEvaluation`` is run natively). Bad options raise ``OptionError``."""
 
 def expectimax_search(
     state: State,

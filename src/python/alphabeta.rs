@@ -1,32 +1,102 @@
 //! Bindings of the search layer (`crate::search`): alpha-beta, expectimax and
-//! one-ply turn values from a `State`, with the built-in evaluation (searched
-//! without the GIL) or a Python callable `evaluate(state, player) -> float`
-//! (searched holding it: every leaf is a Python call).
+//! one-ply turn values from a `State`, with the built-in evaluation or a
+//! native value network (`MlpEvaluation`; both searched without the GIL) or
+//! a Python callable `evaluate(state, player) -> float` (searched holding
+//! it: every leaf is a Python call).
 
 use super::errors::{to_py, LudotecaValueError, OptionError};
 use super::state::PyState;
 use super::convert::Int;
 use crate::core::Player;
-use crate::dynamic::{DynEval, DynState, SearchAnswer};
+use crate::dynamic::{DynEval, DynState, Evaluation, SearchAnswer};
 use crate::search::eval::Aborted;
+use crate::search::mlp::Mlp;
 use crate::search::{alphabeta, expectimax};
+use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::Arc;
 
 fn option_error(message: String) -> PyErr {
     OptionError::new_err(message)
 }
 
-/// Runs `run` with the caller's evaluation, or with none (then without the
-/// GIL). The evaluation's own exception is raised as it is.
+/// A value network (a multilayer perceptron) that the searches evaluate
+/// natively, without calling Python at each leaf: ``layers`` is a list of
+/// ``(weights, biases)`` of the hidden ReLU layers (weights of shape
+/// ``(inputs, outputs)``, as in ``x @ w``), ``value`` the ``(weights,
+/// biases)`` of the one-output value layer, and a position is worth
+/// ``tanh(v) * value_scale`` for the player to move there. Pass it as
+/// ``evaluate`` to ``alphabeta_search``, ``turn_values`` and the search
+/// agents; calling it, ``net(state, player)``, gives the value a search uses.
+/// ``ludoteca.agents.baseline.AfterstateEvaluation.native()`` builds one from
+/// a baseline network. Games without dice only.
+#[pyclass(name = "MlpEvaluation", module = "ludoteca._core", frozen)]
+pub struct PyMlp {
+    net: Arc<Mlp>,
+}
+
+#[pymethods]
+impl PyMlp {
+    #[new]
+    #[pyo3(signature = (layers, value, value_scale=1.0), text_signature = "(layers, value, value_scale=1.0)")]
+    fn new(
+        layers: Vec<(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)>,
+        value: (PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>),
+        value_scale: f64,
+    ) -> PyResult<Self> {
+        let dense = |i: usize, (w, b): &(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)| -> PyResult<(Vec<f32>, Vec<f32>)> {
+            if w.shape()[1] != b.len() {
+                return Err(LudotecaValueError::new_err(format!(
+                    "MlpEvaluation: layer {i} has weights of shape {:?} and {} biases: expected (inputs, outputs) weights and one bias per output",
+                    w.shape(),
+                    b.len()
+                )));
+            }
+            Ok((w.as_array().iter().copied().collect(), b.as_array().iter().copied().collect()))
+        };
+        let hidden = layers.iter().enumerate().map(|(i, l)| dense(i, l)).collect::<PyResult<Vec<_>>>()?;
+        let value = dense(hidden.len(), &value)?;
+        let net = Mlp::new(hidden, value, value_scale as f32).map_err(to_py)?;
+        Ok(PyMlp { net: Arc::new(net) })
+    }
+
+    /// The value of ``state`` for ``player``, as a search's leaf sees it
+    /// (``returns()[player]`` once the game is over).
+    fn __call__(&self, py: Python<'_>, state: &PyState, player: Int) -> PyResult<f32> {
+        if !(0..=1).contains(&player.0) {
+            return Err(option_error(format!("player must be 0 or 1, got {}", player.0)));
+        }
+        let (inner, net) = (&state.inner, &*self.net);
+        py.detach(|| inner.evaluate(Evaluation::Network(net), Player::from_index(player.0 as usize))).map_err(to_py)
+    }
+
+    /// The length of the observation the network reads.
+    #[getter]
+    fn inputs(&self) -> usize {
+        self.net.inputs()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("MlpEvaluation(inputs={})", self.net.inputs())
+    }
+}
+
+/// Runs `run` with the caller's evaluation: none (the built-in one) or a
+/// native network, without the GIL; a Python callable, holding it. The
+/// evaluation's own exception is raised as it is.
 fn with_eval<T: Send>(
     py: Python<'_>,
     evaluate: Option<&Bound<'_, PyAny>>,
-    run: impl for<'a, 'b> FnOnce(Option<&'a mut DynEval<'b>>) -> crate::Result<T> + Send,
+    run: impl for<'a, 'b> FnOnce(Evaluation<'a, 'b>) -> crate::Result<T> + Send,
 ) -> PyResult<T> {
     let Some(callable) = evaluate else {
-        return py.detach(move || run(None)).map_err(to_py);
+        return py.detach(move || run(Evaluation::Builtin)).map_err(to_py);
     };
+    if let Ok(net) = callable.cast::<PyMlp>() {
+        let net = net.get().net.clone();
+        return py.detach(move || run(Evaluation::Network(&net))).map_err(to_py);
+    }
     if !callable.is_callable() {
         return Err(option_error(format!(
             "evaluate must be a callable evaluate(state, player) -> float, got {}",
@@ -53,7 +123,7 @@ fn with_eval<T: Send>(
             }
         };
         let f: &mut DynEval<'_> = &mut f;
-        run(Some(f))
+        run(Evaluation::Caller(f))
     };
     match failure {
         Some(e) => Err(e),
@@ -166,5 +236,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(alphabeta_search, m)?)?;
     m.add_function(wrap_pyfunction!(expectimax_search, m)?)?;
     m.add_function(wrap_pyfunction!(turn_values, m)?)?;
+    m.add_class::<PyMlp>()?;
     Ok(())
 }

@@ -9,7 +9,8 @@
 //! * [`alphabeta`]: negamax over complete turns for the deterministic games;
 //! * [`expectimax`]: n-ply expectimax over complete moves and dice rolls;
 //! * [`eval`]: what a leaf is worth (the game's built-in heuristic or a
-//!   caller's function), and the state keys of the transposition table.
+//!   caller's function), and the state keys of the transposition table;
+//! * [`mlp`]: a value network evaluated natively (the TD baselines').
 //!
 //! MCTS works decision by decision; alpha-beta and expectimax on complete
 //! turns ([`crate::game::Rules::next_states`]), so a multi-capture, a huff
@@ -21,6 +22,7 @@ pub mod alphabeta;
 pub mod eval;
 pub mod expectimax;
 pub mod mcts;
+pub mod mlp;
 mod mcts_random;
 #[cfg(test)]
 mod mcts_tests;

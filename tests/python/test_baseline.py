@@ -4,11 +4,13 @@ every shipped network plays, and its model card states what its file says."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import ludoteca
@@ -125,3 +127,64 @@ def test_every_shipped_network_plays_and_its_model_card_states_its_file(game: st
         assert re.search(rf"\b{bot.net.play_simulations} simulations\b", card_text)
     else:
         assert f"plies={bot.net.afterstate_plies}" in card_text
+
+
+def _positions(game_id: str, count: int, seed: int) -> list[ludoteca.State]:
+    """Positions a random number of random moves from the start."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = ludoteca.Game(game_id).new_state(len(out))
+        for _ in range(rng.randrange(0, 40)):
+            if s.is_terminal():
+                break
+            s.play(rng.choice(s.legal_moves()))
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("game", ["tablut", "damas_10x10"])
+def test_the_native_network_evaluation_gives_the_numpy_values_and_the_same_searches(game: str) -> None:
+    from ludoteca.agents.baseline import AfterstateEvaluation, NumpyNet
+    from ludoteca.agents.search import AlphaBetaAgent, MlpEvaluation, turn_values
+
+    python = AfterstateEvaluation(NumpyNet(Path(ludoteca.__file__).parent / "baselines" / f"{game}.npz"))
+    native = python.native()
+    assert isinstance(native, MlpEvaluation) and native.inputs == int(np.prod(python.net.observation_shape))
+    for k, s in enumerate(_positions(game, 24, 5)):
+        for p in (0, 1):
+            assert native(s, p) == pytest.approx(python(s, p), abs=1e-5)
+        if k < 6 and not s.is_terminal():
+            a, b = dict(turn_values(s, python)), dict(turn_values(s, native))
+            assert a.keys() == b.keys() and all(b[m] == pytest.approx(v, abs=1e-5) for m, v in a.items())
+            x = AlphaBetaAgent(depth=2, evaluate=python).search(s)
+            y = AlphaBetaAgent(depth=2, evaluate=native).search(s)
+            assert (x["move"], x["nodes"]) == (y["move"], y["nodes"]) and y["value"] == pytest.approx(x["value"], abs=1e-5)
+    # A finished game is worth its returns, as to a search.
+    s = _positions(game, 1, 9)[0]
+    while not s.is_terminal():
+        s.play(s.legal_moves()[0])
+    assert [native(s, p) for p in (0, 1)] == list(s.returns())
+    # Baseline plays its afterstate networks through it.
+    agent = Baseline(game, plies=1)
+    assert isinstance(agent.afterstate_agent.evaluate, MlpEvaluation)  # type: ignore[union-attr]
+
+
+def test_the_native_network_evaluation_refuses_what_it_cannot_read() -> None:
+    from ludoteca.agents.baseline import AfterstateEvaluation, NumpyNet
+    from ludoteca.agents.search import MlpEvaluation, alphabeta_search, turn_values
+    from ludoteca.errors import LudotecaValueError
+
+    base = Path(ludoteca.__file__).parent / "baselines"
+    assert AfterstateEvaluation(NumpyNet(base / "backgammon.npz")).native() is None  # dice
+    tablut = AfterstateEvaluation(NumpyNet(base / "tablut.npz")).native()
+    assert tablut is not None
+    with pytest.raises(LudotecaValueError, match="observations of 648 entries, this game's have 2600"):
+        turn_values(ludoteca.Game("damas_10x10").new_state(0), tablut)
+    with pytest.raises(LudotecaValueError, match="observations of 648 entries"):
+        alphabeta_search(ludoteca.Game("damas").new_state(0), depth=1, evaluate=tablut)
+    w = np.zeros((4, 3), np.float32)
+    with pytest.raises(LudotecaValueError, match="layer 0 has weights of shape"):
+        MlpEvaluation([(w, np.zeros(2, np.float32))], (np.zeros((3, 1), np.float32), np.zeros(1, np.float32)))
+    with pytest.raises(LudotecaValueError, match="value layer must map"):
+        MlpEvaluation([(w, np.zeros(3, np.float32))], (np.zeros((2, 1), np.float32), np.zeros(1, np.float32)))

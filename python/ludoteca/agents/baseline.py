@@ -33,11 +33,11 @@ from typing import Any, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from .._core import Game, SearchResult, State
+from .._core import Game, MlpEvaluation, SearchResult, State
 from ..errors import LudotecaValueError, OptionError
 from . import BaseAgent, Choice
 from .mcts import MCTSAgent
-from .search import AlphaBetaAgent, ExpectimaxAgent, GreedyAgent
+from .search import AlphaBetaAgent, Evaluate, ExpectimaxAgent, GreedyAgent
 
 __all__ = ["NumpyNet", "Baseline", "AfterstateEvaluation", "NetworkFileError", "NoBaselineError", "shipped_baselines", "FORMAT"]
 
@@ -215,6 +215,18 @@ class AfterstateEvaluation:
             obs[_BG_CHANCE] = 1.0
         return obs, int(state.current_player)
 
+    def native(self) -> Optional[MlpEvaluation]:
+        """The same evaluation run natively by the searches (``MlpEvaluation``:
+        no Python call per leaf, the search without the GIL), for an MLP in a
+        game without dice; ``None`` otherwise (a chance node's observation is
+        read differently, see above)."""
+        if self.net.kind != "mlp" or "chance" in Game(self.net.game_id).options:
+            return None
+        w = self.net._w
+        return MlpEvaluation(
+            [(w["fc1.w"], w["fc1.b"]), (w["fc2.w"], w["fc2.b"])], (w["value.w"], w["value.b"]), self.net.value_scale
+        )
+
     def __call__(self, state: State, player: int) -> float:
         """The value of ``state`` for ``player``, in the game's points."""
         if state.is_terminal():
@@ -301,7 +313,9 @@ class Baseline(MCTSAgent):
             BaseAgent.__init__(self, seed)
             self.simulations, self.evaluator, self.options = 0, None, {}
             self.last_result = None
-            evaluation = AfterstateEvaluation(self.net)
+            python_evaluation = AfterstateEvaluation(self.net)
+            # The same values without a Python call per leaf where the network allows (an MLP, no dice).
+            evaluation: Evaluate = python_evaluation.native() or python_evaluation
             if depth == 0:
                 self.afterstate_agent = GreedyAgent(seed, evaluate=evaluation)
             elif dice:

@@ -11,7 +11,9 @@ leaf, a few microseconds each: expect tens of thousands of leaves a second
 rather than millions. An exception it raises stops the search and propagates.
 
 The search functions themselves (``alphabeta_search``, ``expectimax_search``,
-``turn_values``, from the compiled core) are re-exported here.
+``turn_values``, from the compiled core) are re-exported here, with
+``MlpEvaluation``: a value network the searches run natively (no Python call
+per leaf; the baselines of the TD recipe play through it).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numbers
 import random
 from typing import Any, Callable, Optional
 
-from .._core import Game, State, alphabeta_search, expectimax_search, turn_values
+from .._core import Game, MlpEvaluation, State, alphabeta_search, expectimax_search, turn_values
 from ..errors import OptionError
 from . import BaseAgent, Choice
 
@@ -29,6 +31,7 @@ __all__ = [
     "Evaluate",
     "ExpectimaxAgent",
     "GreedyAgent",
+    "MlpEvaluation",
     "alphabeta_search",
     "expectimax_search",
     "turn_values",
