@@ -155,8 +155,8 @@ fn answer_to_dict<'py>(py: Python<'py>, a: &SearchAnswer) -> PyResult<Bound<'py,
 /// docs/search.md). Returns ``move`` (notation, None at a terminal state),
 /// ``actions``, ``value`` (for ``player``, the player to move), ``player``,
 /// ``depth`` (deepest completed iteration), ``nodes`` and ``seconds``.
-/// ``evaluate(state, player) -> float`` replaces the built-in evaluation.
-/// Bad options raise ``OptionError``.
+/// ``evaluate(state, player) -> float`` replaces the built-in evaluation
+/// (an ``MlpEvaluation`` is run natively). Bad options raise ``OptionError``.
 #[pyfunction]
 #[pyo3(
     signature = (state, depth=Int(6), time=None, tt_size=Int(262_144), quiescence=true, evaluate=None),
