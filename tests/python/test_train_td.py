@@ -49,7 +49,6 @@ def test_lambda_returns_match_a_hand_computation() -> None:
     g = _Game(sp.games[0].state)
     g.obs = [np.full(256, float(i), np.float32) for i in range(3)]
     g.sides = [0, 1, 0]
-    g.cut = [None, None, None]
     net = _TableNet({0.0: 9.0, 1.0: 0.5, 2.0: -1.0})
     (x, y), = sp._targets(net, [(g, np.array([-2.0, 2.0], np.float32))])  # type: ignore[arg-type]
     g2 = -2.0  # the last afterstate: the final points for its side (player 0)
@@ -62,11 +61,6 @@ def test_lambda_returns_match_a_hand_computation() -> None:
     np.testing.assert_allclose(sp._targets(net, [(g, np.array([-2.0, 2.0], np.float32))])[0][1], [-2.0, 2.0, -2.0])  # type: ignore[arg-type]
     sp.cfg = TDConfig(game="backgammon", lam=0.0, games=1)
     np.testing.assert_allclose(sp._targets(net, [(g, np.array([-2.0, 2.0], np.float32))])[0][1], [-0.5, 1.0, -2.0])  # type: ignore[arg-type]
-    # A random move after x1 (cut_exploration): x1 learns the value of the best-rated move
-    # there (0.3 for its side), and x0 bootstraps from that instead of from what followed.
-    sp.cfg = TDConfig(game="backgammon", lam=0.25, games=1)
-    g.cut = [None, 0.3, None]
-    np.testing.assert_allclose(sp._targets(net, [(g, np.array([-2.0, 2.0], np.float32))])[0][1], [-((1 - 0.25) * 0.5 + 0.25 * 0.3), 0.3, -2.0], rtol=1e-6)  # type: ignore[arg-type]
 
 
 class _PipNet(torch.nn.Module):
@@ -269,45 +263,6 @@ def test_board_game_self_play_can_open_with_random_moves() -> None:
     assert all(g.state.turns_played == 0 for g in _SelfPlay(game, TDConfig(game="tablut", games=2), random.Random(4)).games)
     with pytest.raises(ludoteca.OptionError, match="openings must be"):
         TDConfig(game="tablut", openings=-1).validate()
-
-
-def test_a_random_move_cuts_the_trace_at_the_value_of_the_best_rated_move() -> None:
-    game = ludoteca.Game("tablut")
-    cfg = TDConfig(game="tablut", games=4, epsilon=1.0, cut_exploration=True)
-    sp = _SelfPlay(game, cfg, random.Random(3))
-    net = _LinearNet(game.observation_shape)
-    cuts = 0
-    for _ in range(8):
-        before = [g.state.clone() for g in sp.games]
-        n_before = [len(g.obs) for g in sp.games]
-        sp.step(net)  # type: ignore[arg-type]
-        for s, g, n in zip(before, sp.games, n_before):
-            if len(g.obs) != n + 1 or n == 0:
-                continue
-            # Brute force: the best value the mover could have reached from s.
-            values = []
-            for move, _ in turn_values(s, None):
-                t = s.clone()
-                t.play(move)
-                with torch.no_grad():
-                    v = float(net(torch.from_numpy(t.observation()[None]))[1][0])
-                values.append(v if t.current_player == s.current_player else -v)
-            with torch.no_grad():
-                chosen = -float(net(torch.from_numpy(g.obs[-1][None]))[1][0])
-            if chosen < max(values) - 1e-6:
-                # The previous afterstate (valued for the player to move there: this mover)
-                # learns the best value the mover had, not what followed the random move.
-                assert g.cut[-2] == pytest.approx(max(values), abs=1e-5)
-                cuts += 1
-            else:
-                assert g.cut[-2] is None
-            assert g.cut[-1] is None
-    assert cuts >= 10
-    # Off (the default): nothing is cut.
-    sp = _SelfPlay(game, TDConfig(game="tablut", games=4, epsilon=1.0), random.Random(3))
-    for _ in range(4):
-        sp.step(net)  # type: ignore[arg-type]
-    assert all(c is None for g in sp.games for c in g.cut)
 
 
 def test_a_turn_whose_every_move_ends_the_game_is_played() -> None:

@@ -59,7 +59,6 @@ TD_HELP = {
     "play_plies": "search depth Baseline plays the exported network at, as --eval-plies (default 1 for a game with dice, 0 without)",
     "eval_openings": "random turns of the evaluation openings (default 4; backgammon 0)",
     "openings": "random complete moves opening each self-play game",
-    "cut_exploration": "a random (epsilon) move does not teach the positions before it: they learn the value of the best-rated move instead (Watkins' cut)",
 }
 
 

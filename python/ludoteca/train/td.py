@@ -87,9 +87,6 @@ class TDConfig:
     eval_openings: Optional[int] = None
     #: Random complete moves that open each self-play game (not learnt from).
     openings: int = 0
-    #: The positions before a random (epsilon) move learn the value of the move the network
-    #: rated best there instead of what followed the random one (Watkins' cut of the trace).
-    cut_exploration: bool = False
     opponents: list[str] = dataclasses.field(default_factory=list)
     checkpoint_minutes: float = 5.0
     log_seconds: float = 10.0
@@ -153,9 +150,6 @@ class _Game:
         self.state = state
         self.obs: list[np.ndarray] = []
         self.sides: list[int] = []
-        # Per afterstate in obs: the target that replaces its lambda-return when the next
-        # move was random (cut_exploration), from the view of its side; None otherwise.
-        self.cut: list[Optional[float]] = []
         # Complete moves chosen by self-play (random opening moves not counted).
         self.moves = 0
 
@@ -170,7 +164,6 @@ class _SelfPlay:
         self.max_turns = game.max_turns
         assert cfg.epsilon is not None  # set by TDConfig.__post_init__
         self.epsilon: float = cfg.epsilon
-        self.cut = cfg.cut_exploration
         self.games = [self._new() for _ in range(cfg.games)]
         self.finished_turns: list[int] = []
 
@@ -244,9 +237,6 @@ class _SelfPlay:
                 choice = win
             elif self.epsilon > 0 and self.rng.random() < self.epsilon:
                 choice = options[self.rng.randrange(len(options))]
-                if self.cut and g.obs and choice[0] < top:
-                    # What the last afterstate was worth had the mover played its best-rated move.
-                    g.cut[-1] = top if g.sides[-1] == mover else -top
             else:
                 # Ties (equal afterstates are listed once; equal values are rare) go to the first listed.
                 choice = next(o for o in options if o[0] >= top)
@@ -261,7 +251,6 @@ class _SelfPlay:
                 assert x is not None
                 g.obs.append(x)
                 g.sides.append(_side(nxt))
-                g.cut.append(None)
             self._roll(g.state)
             if g.state.is_terminal() or 0 < self.max_turns <= g.moves:
                 # A game cut at the game's max_turns is worth 0, as the environments and the arena score it.
@@ -283,16 +272,10 @@ class _SelfPlay:
                 v = net(torch.from_numpy(x))[1].numpy()
             n = len(g.obs)
             target = np.empty(n, np.float32)
-            for t in range(n - 1, -1, -1):
-                c = g.cut[t]
-                if c is not None:
-                    # The next move was random: its outcome is not this position's (the cut of the trace).
-                    target[t] = c
-                elif t == n - 1:
-                    target[t] = returns[g.sides[t]]
-                else:
-                    sign = 1.0 if g.sides[t + 1] == g.sides[t] else -1.0
-                    target[t] = sign * ((1.0 - lam) * v[t + 1] + lam * target[t + 1])
+            target[n - 1] = returns[g.sides[n - 1]]
+            for t in range(n - 2, -1, -1):
+                sign = 1.0 if g.sides[t + 1] == g.sides[t] else -1.0
+                target[t] = sign * ((1.0 - lam) * v[t + 1] + lam * target[t + 1])
             out.append((x, target))
         return out
 
