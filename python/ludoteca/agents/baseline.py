@@ -259,7 +259,9 @@ class Baseline(MCTSAgent):
     rolls, keeping the best ``filter`` moves of the 0-ply values at each
     decision), alpha-beta with capture quiescence in a game without
     (``plies`` complete turns). It then answers a complete move per call and
-    takes no ``simulations``.
+    takes no ``simulations``. In a game without dice the search runs the
+    network natively (``AfterstateEvaluation.native()``, an ``MlpEvaluation``:
+    the same values, no Python call per position).
 
     The network is small, so numpy's BLAS threads only get in the way of a
     forward pass of one position (on a busy 2-core machine: 18 ms with two
