@@ -445,6 +445,7 @@ class MCTS:
     def seed(self) -> int:
         """The seed every search's randomness derives from."""
 
+@final
 class MlpEvaluation:
     """A value network (a multilayer perceptron) that the searches evaluate
     natively, without calling Python at each leaf: ``layers`` is a list of
@@ -457,12 +458,12 @@ class MlpEvaluation:
     ``ludoteca.agents.baseline.AfterstateEvaluation.native()`` builds one from
     a baseline network. Games without dice only."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         layers: Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
         value: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
         value_scale: float = 1.0,
-    ) -> None: ...
+    ) -> MlpEvaluation: ...
     def __call__(self, state: State, player: int) -> float:
         """The value of ``state`` for ``player``, as a search's leaf sees it
         (``returns()[player]`` once the game is over)."""
