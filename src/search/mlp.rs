@@ -7,7 +7,7 @@
 //! an observation array and a numpy forward pass per leaf; here a leaf costs
 //! the observation and the arithmetic, and the search runs without the GIL.
 //! A dense layer adds the weight rows of its non-zero inputs only: the
-//! board observations are mostly zeros (tablut: about 30 of 648 entries set)
+//! board observations are mostly zeros (tablut: 27 to 111 of 648 entries set, 72 on average over 200 random positions)
 //! and about half the ReLU outputs are zero.
 
 use super::eval::{Aborted, Evaluator};
