@@ -478,13 +478,17 @@ def alphabeta_search(
     tt_size: int = 262144,
     quiescence: bool = True,
     evaluate: Optional[Callable[[State, int], float]] = None,
+    contempt: float = 0.0,
 ) -> dict[str, Any]:
     """Alpha-beta over complete turns from ``state`` (games without dice; see
     docs/search.md). Returns ``move`` (notation, None at a terminal state),
     ``actions``, ``value`` (for ``player``, the player to move), ``player``,
     ``depth`` (deepest completed iteration), ``nodes`` and ``seconds``.
     ``evaluate(state, player) -> float`` replaces the built-in evaluation
-    (an ``MlpEvaluation`` is run natively). Bad options raise ``OptionError``."""
+    (an ``MlpEvaluation`` is run natively). A position the game has met twice
+    is a draw, worth ``-contempt`` to ``player`` and ``+contempt`` to its
+    opponent (``contempt`` in (-1, 1), default 0: the rules' value). Bad
+    options raise ``OptionError``."""
 
 def expectimax_search(
     state: State,

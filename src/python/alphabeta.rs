@@ -6,7 +6,7 @@
 
 use super::errors::{to_py, LudotecaValueError, OptionError};
 use super::state::PyState;
-use super::convert::Int;
+use super::convert::{Int, Real};
 use crate::core::Player;
 use crate::dynamic::{DynEval, DynState, Evaluation, SearchAnswer};
 use crate::search::eval::Aborted;
@@ -156,11 +156,14 @@ fn answer_to_dict<'py>(py: Python<'py>, a: &SearchAnswer) -> PyResult<Bound<'py,
 /// ``actions``, ``value`` (for ``player``, the player to move), ``player``,
 /// ``depth`` (deepest completed iteration), ``nodes`` and ``seconds``.
 /// ``evaluate(state, player) -> float`` replaces the built-in evaluation
-/// (an ``MlpEvaluation`` is run natively). Bad options raise ``OptionError``.
+/// (an ``MlpEvaluation`` is run natively). A position the game has met twice
+/// is a draw, worth ``-contempt`` to ``player`` and ``+contempt`` to its
+/// opponent (``contempt`` in (-1, 1), default 0: the rules' value). Bad
+/// options raise ``OptionError``.
 #[pyfunction]
 #[pyo3(
-    signature = (state, depth=Int(6), time=None, tt_size=Int(262_144), quiescence=true, evaluate=None),
-    text_signature = "(state, depth=6, time=None, tt_size=262144, quiescence=True, evaluate=None)"
+    signature = (state, depth=Int(6), time=None, tt_size=Int(262_144), quiescence=true, evaluate=None, contempt=Real(0.0)),
+    text_signature = "(state, depth=6, time=None, tt_size=262144, quiescence=True, evaluate=None, contempt=0.0)"
 )]
 fn alphabeta_search<'py>(
     py: Python<'py>,
@@ -170,8 +173,12 @@ fn alphabeta_search<'py>(
     tt_size: Int,
     quiescence: bool,
     evaluate: Option<Bound<'py, PyAny>>,
+    contempt: Real,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (depth, tt_size) = (depth.0, tt_size.0);
+    let (depth, tt_size, contempt) = (depth.0, tt_size.0, contempt.0);
+    if !(contempt.is_finite() && contempt.abs() < 1.0) {
+        return Err(option_error(format!("contempt must be a number in (-1, 1), got {contempt}")));
+    }
     let max = alphabeta::MAX_DEPTH as i64;
     if !(1..=max).contains(&depth) {
         return Err(option_error(format!("depth must be an integer in [1, {max}], got {depth}")));
@@ -191,6 +198,7 @@ fn alphabeta_search<'py>(
         quiescence,
         iterative: true,
         repeated: Vec::new(),
+        contempt: contempt as f32,
     };
     let inner = &state.inner;
     let a = with_eval(py, evaluate.as_ref(), |e| inner.alphabeta(&cfg, e))?;

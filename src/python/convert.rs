@@ -97,6 +97,22 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     }
 }
 
+/// A real-number argument whose range the callee checks: an int or a float
+/// (not a bool, not a string) or anything with `__float__` but a bool;
+/// anything else raises `OptionError` saying a number was expected.
+pub(crate) struct Real(pub f64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Real {
+    type Error = PyErr;
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let refused = || OptionError::new_err(format!("expected a number, got {} {}", type_of(&obj), shown(&obj)));
+        if obj.is_instance_of::<pyo3::types::PyBool>() || obj.is_instance_of::<pyo3::types::PyString>() {
+            return Err(refused());
+        }
+        obj.extract::<f64>().map(Real).map_err(|_| refused())
+    }
+}
+
 /// A string argument: anything else raises `OptionError` (also a
 /// `TypeError`) saying a string was expected, not pyo3's bare `TypeError`.
 pub(crate) struct Text(pub String);

@@ -49,11 +49,18 @@ pub struct Config {
     /// search would value a move that draws by repetition as the position it
     /// reaches. Repetitions within the searched line itself are not counted.
     pub repeated: Vec<u64>,
+    /// What such a repetition draw costs the searching player, in (-1, 1):
+    /// the draw is worth `-contempt` to it and `+contempt` to its opponent.
+    /// 0 is the rules' value. A positive contempt is a chess engine's: it
+    /// plays on rather than repeat in a position its evaluation finds
+    /// somewhat worse than even, which against a weaker opponent is usually
+    /// won (docs/search.md, "Contempt").
+    pub contempt: f32,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { depth: 6, time: None, tt_entries: 1 << 20, quiescence: true, iterative: true, repeated: Vec::new() }
+        Config { depth: 6, time: None, tt_entries: 1 << 20, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0 }
     }
 }
 
@@ -179,6 +186,8 @@ struct Search<'a, R: Rules, E> {
     tt: Table,
     quiescence: bool,
     repeated: &'a [u64],
+    /// A repetition draw's value by player index (the contempt, signed).
+    draw: [f32; 2],
     nodes: u64,
     deadline: Option<Instant>,
     /// Child buffers by ply, reused (search allocates nothing once warm).
@@ -226,7 +235,7 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         }
         if draws_by_repetition(self.rules, s, self.repeated) {
             self.nodes += 1;
-            return Ok(0.0);
+            return Ok(self.draw[me.index()]);
         }
         if depth == 0 {
             return if self.quiescence {
@@ -327,7 +336,7 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         }
         if draws_by_repetition(self.rules, s, self.repeated) {
             self.nodes += 1;
-            return Ok(0.0);
+            return Ok(self.draw[me.index()]);
         }
         self.tick()?;
         if q == 0 {
@@ -402,6 +411,11 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
         tt: Table::new(cfg.tt_entries),
         quiescence: cfg.quiescence,
         repeated: &cfg.repeated,
+        draw: {
+            let mut draw = [cfg.contempt; 2];
+            draw[me.index()] = -cfg.contempt;
+            draw
+        },
         nodes: 1,
         deadline: None,
         pool: Vec::new(),

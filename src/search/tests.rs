@@ -18,16 +18,35 @@ fn leaf<R: Rules>(r: &R, s: &R::State, me: Player) -> f32 {
     r.heuristic(s, me).clamp(-1.0, 1.0)
 }
 
-/// Plain minimax over complete turns, values for `me`; a position whose key
-/// is in `rep` (met twice in the game) is a draw.
-fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: bool, rep: &[u64]) -> f32 {
+/// Which positions of the tree draw by repetition (their keys, met twice in
+/// the game) and what such a draw is worth: `-contempt` to the searching
+/// player `root`, `+contempt` to its opponent.
+struct Draws<'a> {
+    keys: &'a [u64],
+    root: Player,
+    contempt: f32,
+}
+
+impl Draws<'_> {
+    fn value(&self, me: Player) -> f32 {
+        if me == self.root {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+}
+
+/// Plain minimax over complete turns, values for `me`; a position in `draws`
+/// is a draw.
+fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: bool, draws: &Draws) -> f32 {
     match r.to_act(s) {
         ToAct::Terminal => terminal_value(r, s, me, depth),
-        ToAct::Player(m) if m != me => -minimax(r, s, m, depth, q, rep),
-        ToAct::Player(_) if draws_by_repetition(r, s, rep) => 0.0,
+        ToAct::Player(m) if m != me => -minimax(r, s, m, depth, q, draws),
+        ToAct::Player(_) if draws_by_repetition(r, s, draws.keys) => draws.value(me),
         ToAct::Player(_) if depth == 0 => {
             if q {
-                quiesce(r, s, me, MAX_QUIESCENCE, rep)
+                quiesce(r, s, me, MAX_QUIESCENCE, draws)
             } else {
                 leaf(r, s, me)
             }
@@ -35,25 +54,25 @@ fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: bool, rep: 
         ToAct::Player(_) => {
             let mut kids = Vec::new();
             r.next_states(s, &mut kids);
-            kids.iter().map(|c| minimax(r, c, me, depth - 1, q, rep)).fold(f32::NEG_INFINITY, f32::max)
+            kids.iter().map(|c| minimax(r, c, me, depth - 1, q, draws)).fold(f32::NEG_INFINITY, f32::max)
         }
         ToAct::Chance => unreachable!("deterministic games only"),
     }
 }
 
 /// Quiescence without pruning: stand pat unless every turn captures, then the captures.
-fn quiesce<R: Rules>(r: &R, s: &R::State, me: Player, q: u32, rep: &[u64]) -> f32 {
+fn quiesce<R: Rules>(r: &R, s: &R::State, me: Player, q: u32, draws: &Draws) -> f32 {
     match r.to_act(s) {
         ToAct::Terminal => terminal_value(r, s, me, 0),
-        ToAct::Player(m) if m != me => -quiesce(r, s, m, q, rep),
-        ToAct::Player(_) if draws_by_repetition(r, s, rep) => 0.0,
+        ToAct::Player(m) if m != me => -quiesce(r, s, m, q, draws),
+        ToAct::Player(_) if draws_by_repetition(r, s, draws.keys) => draws.value(me),
         ToAct::Player(_) if q == 0 => leaf(r, s, me),
         ToAct::Player(_) => {
             let mut kids = Vec::new();
             r.next_states(s, &mut kids);
             let caps: Vec<&R::State> = kids.iter().filter(|c| captured(r, s, c, me) > 0).collect();
             let stand = if caps.len() < kids.len() { leaf(r, s, me) } else { f32::NEG_INFINITY };
-            caps.iter().map(|c| quiesce(r, c, me, q - 1, rep)).fold(stand, f32::max)
+            caps.iter().map(|c| quiesce(r, c, me, q - 1, draws)).fold(stand, f32::max)
         }
         ToAct::Chance => unreachable!("deterministic games only"),
     }
@@ -94,26 +113,27 @@ fn check_against_minimax<R: Rules>(r: &R, positions: usize, max_depth: u32, max_
 
 fn check_positions<R: Rules>(r: &R, positions: usize, max_turns: usize, max_depth: u32, max_q_depth: u32, seed: u64) {
     for s in random_positions(r, positions, max_turns, seed) {
-        check_position(r, &s, max_depth, max_q_depth, &[]);
+        check_position(r, &s, max_depth, max_q_depth, &[], 0.0);
     }
 }
 
-fn check_position<R: Rules>(r: &R, s: &R::State, max_depth: u32, max_q_depth: u32, rep: &[u64]) {
+fn check_position<R: Rules>(r: &R, s: &R::State, max_depth: u32, max_q_depth: u32, rep: &[u64], contempt: f32) {
     let me = r.to_act(s).player().unwrap();
+    let draws = Draws { keys: rep, root: me, contempt };
     let turns = r.turns(s);
     let text = r.to_position(s);
     for depth in 1..=max_depth {
         for q in [false, true].into_iter().filter(|&q| !q || depth <= max_q_depth) {
             for (tt, iterative) in [(0, false), (1 << 12, false), (1 << 12, true)] {
-                let cfg = Config { depth, time: None, tt_entries: tt, quiescence: q, iterative, repeated: rep.to_vec() };
+                let cfg = Config { depth, time: None, tt_entries: tt, quiescence: q, iterative, repeated: rep.to_vec(), contempt };
                 let got = alphabeta::search(r, s, &cfg, &mut Builtin).unwrap();
                 // Iterative deepening stops early on a forced win: compare at the depth it reached.
                 assert!(got.depth == depth || (iterative && got.depth < depth && got.value > 1.0));
                 // The root is the present position: only the positions after it can repeat.
-                let want = turns.iter().map(|t| minimax(r, &t.state, me, got.depth - 1, q, rep)).fold(f32::NEG_INFINITY, f32::max);
+                let want = turns.iter().map(|t| minimax(r, &t.state, me, got.depth - 1, q, &draws)).fold(f32::NEG_INFINITY, f32::max);
                 assert_eq!(got.value, want, "{text} depth {depth} q {q} tt {tt} iterative {iterative}");
                 let best = &turns[got.best.unwrap()].state;
-                assert_eq!(minimax(r, best, me, got.depth - 1, q, rep), want, "{text}: the best turn's value");
+                assert_eq!(minimax(r, best, me, got.depth - 1, q, &draws), want, "{text}: the best turn's value");
             }
         }
     }
@@ -123,8 +143,10 @@ fn check_position<R: Rules>(r: &R, s: &R::State, max_depth: u32, max_q_depth: u3
 /// occurrence (a draw): the repetition keys of a random sample of the
 /// positions one and two turns ahead, and, so that a draw matters, of the turn
 /// the built-in evaluation rates best.
-/// Returns at how many positions the draws changed the root's value.
-fn check_against_minimax_with_repetitions<R: Rules>(r: &R, positions: usize, max_depth: u32, seed: u64) -> usize {
+/// A draw is worth `-contempt` to the searching player.
+/// Returns at how many positions the root's value differs from the search
+/// without the draws (contempt 0), or with the draws worth 0 (a contempt).
+fn check_against_minimax_with_repetitions<R: Rules>(r: &R, positions: usize, max_depth: u32, seed: u64, contempt: f32) -> usize {
     let mut rng = rng_from_seed(seed ^ 0x5eed);
     let mut changed = 0;
     for s in random_positions(r, positions, 40, seed) {
@@ -142,12 +164,14 @@ fn check_against_minimax_with_repetitions<R: Rules>(r: &R, positions: usize, max
         }
         rep.sort_unstable();
         rep.dedup();
-        let plain = alphabeta::search(r, &s, &Config { depth: max_depth, quiescence: false, ..Config::default() }, &mut Builtin).unwrap();
-        let with = alphabeta::search(r, &s, &Config { depth: max_depth, quiescence: false, repeated: rep.clone(), ..Config::default() }, &mut Builtin).unwrap();
+        let base = if contempt == 0.0 { Vec::new() } else { rep.clone() };
+        let plain = alphabeta::search(r, &s, &Config { depth: max_depth, quiescence: false, repeated: base, ..Config::default() }, &mut Builtin).unwrap();
+        let cfg = Config { depth: max_depth, quiescence: false, repeated: rep.clone(), contempt, ..Config::default() };
+        let with = alphabeta::search(r, &s, &cfg, &mut Builtin).unwrap();
         if plain.value != with.value {
             changed += 1;
         }
-        check_position(r, &s, max_depth, max_depth, &rep);
+        check_position(r, &s, max_depth, max_depth, &rep, contempt);
     }
     changed
 }
@@ -194,8 +218,17 @@ fn alphabeta_equals_minimax_in_the_toy_pile_game() {
 #[test]
 fn a_position_met_twice_is_a_draw_to_the_search_in_tablut_and_zamma() {
     // The draws changed the root's value somewhere (the comparison can fail).
-    assert!(check_against_minimax_with_repetitions(&TablutRules::with(true), 4, 2, 77) > 0);
-    assert!(check_against_minimax_with_repetitions(&Alquerque::new(Board::Zamma, Removal::Immediate), 4, 2, 78) > 0);
+    assert!(check_against_minimax_with_repetitions(&TablutRules::with(true), 4, 2, 77, 0.0) > 0);
+    assert!(check_against_minimax_with_repetitions(&Alquerque::new(Board::Zamma, Removal::Immediate), 4, 2, 78, 0.0) > 0);
+}
+
+#[test]
+fn a_repetition_draw_costs_the_searcher_its_contempt_in_tablut_and_zamma() {
+    // Draws worth -0.3 to the searcher and +0.3 to its opponent, anywhere in the tree.
+    for contempt in [0.3, -0.3] {
+        assert!(check_against_minimax_with_repetitions(&TablutRules::with(true), 4, 2, 77, contempt) > 0);
+        assert!(check_against_minimax_with_repetitions(&Alquerque::new(Board::Zamma, Removal::Immediate), 4, 2, 78, contempt) > 0);
+    }
 }
 
 #[test]

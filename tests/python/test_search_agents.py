@@ -180,6 +180,32 @@ def test_a_move_that_repeats_a_position_a_third_time_is_a_draw_to_the_searches()
     assert dict(_core.turn_values(fresh, evaluate))["b4-a4"] == pytest.approx(0.9)
 
 
+def test_a_contempt_makes_the_repetition_draw_cost_the_searcher_that_much() -> None:
+    # The position above: the Muscovites' step back b4-a4 draws by repetition, every other
+    # move reaches a position the evaluation values -0.5 for them.
+    state = ludoteca.Game("tablut").new_state(0)
+    for move in ["e7-d7", "a4-b4", "d7-e7", "b4-a4", "e7-d7", "a4-b4", "d7-e7"]:
+        state.play(move)
+    me = state.current_player
+
+    def evaluate(s: ludoteca.State, player: int) -> float:
+        return -0.5 if player == me else 0.5
+
+    for contempt, draws in [(0.0, True), (0.4, True), (0.6, False), (-0.6, True)]:
+        agent = AlphaBetaAgent(depth=1, quiescence=False, evaluate=evaluate, contempt=contempt)
+        found = agent.search(state)
+        assert (found["move"] == "b4-a4") is draws, contempt
+        assert found["value"] == pytest.approx(-contempt if draws else -0.5), contempt
+    # Deeper, the opponent's replies that repeat are worth +contempt to it, -contempt to the searcher.
+    deep = AlphaBetaAgent(depth=3, quiescence=False, evaluate=evaluate, contempt=0.6).search(state)
+    assert deep["move"] != "b4-a4" and deep["value"] == pytest.approx(-0.5)
+    for bad in (1.0, -1.0, float("nan"), True, "0.3"):
+        with pytest.raises(OptionError, match="contempt"):
+            AlphaBetaAgent(contempt=bad)  # type: ignore[arg-type]
+        with pytest.raises(OptionError, match="contempt" if isinstance(bad, float) else "expected a number"):
+            _core.alphabeta_search(state, 1, contempt=bad)  # type: ignore[arg-type]
+
+
 def test_exceptions_of_a_python_evaluation_propagate() -> None:
     state = midgame("international")
 

@@ -94,7 +94,9 @@ class NumpyNet:
     ``afterstate_plies`` is None for a network searched by MCTS, and for a
     network of afterstate values (``ludoteca.train.td``) the search depth
     ``Baseline`` plays it at (expectimax plies with dice, alpha-beta turns
-    without; 0: one ply, the best-valued move).
+    without; 0: one ply, the best-valued move). ``contempt`` is what a draw
+    by repetition costs that alpha-beta (``meta["search"]["contempt"]``, 0
+    if the file does not say).
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -122,6 +124,9 @@ class NumpyNet:
         self.evaluate_chance: bool = bool(meta.get("search", {}).get("evaluate_chance", False))
         plies = meta.get("search", {}).get("afterstate_plies")
         self.afterstate_plies: Optional[int] = None if plies is None else int(plies)
+        # What a repetition draw costs the alpha-beta that plays an afterstate network of a game
+        # without dice (alphabeta's contempt), as its model card measured it; 0 if unsaid.
+        self.contempt = float(meta.get("search", {}).get("contempt", 0.0))
         self.kind: str = meta["kind"]
         self.value_scale = float(meta["value_scale"])
         self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
@@ -258,7 +263,9 @@ class Baseline(MCTSAgent):
     network as its evaluation: expectimax in a game with dice (``plies``
     rolls, keeping the best ``filter`` moves of the 0-ply values at each
     decision), alpha-beta with capture quiescence in a game without
-    (``plies`` complete turns). It then answers a complete move per call and
+    (``plies`` complete turns; ``contempt``, default the file's
+    ``NumpyNet.contempt``, is what a draw by repetition costs it, as in
+    ``AlphaBetaAgent``). It then answers a complete move per call and
     takes no ``simulations``. In a game without dice the search runs the
     network natively (``AfterstateEvaluation.native()``, an ``MlpEvaluation``:
     the same values, no Python call per position).
@@ -309,8 +316,9 @@ class Baseline(MCTSAgent):
             depth = self.net.afterstate_plies if plies is None else plies
             dice = "chance" in Game(self.game_id).options
             width = options.pop("filter", 8) if dice else 0
+            contempt = 0.0 if dice else options.pop("contempt", self.net.contempt)
             if options:
-                takes = "plies and filter" if dice else "plies"
+                takes = "plies and filter" if dice else "plies and contempt"
                 raise OptionError(f"baseline: an afterstate network of {self.game_id} takes {takes}, not {', '.join(sorted(options))}")
             BaseAgent.__init__(self, seed)
             self.simulations, self.evaluator, self.options = 0, None, {}
@@ -325,7 +333,7 @@ class Baseline(MCTSAgent):
             else:
                 # Without dice a ply is a complete turn: alpha-beta (with capture quiescence) the
                 # same depth as the built-in alphabeta agent, the network in place of its evaluation.
-                self.afterstate_agent = AlphaBetaAgent(depth=depth, seed=seed, evaluate=evaluation)
+                self.afterstate_agent = AlphaBetaAgent(depth=depth, seed=seed, evaluate=evaluation, contempt=contempt)
             self.plies = depth
             return
         if plies is not None:

@@ -90,8 +90,11 @@ class AlphaBetaAgent(BaseAgent):
 
     ``depth`` in complete turns (default 4), or ``time`` in seconds per move
     (then ``depth`` caps the iterations, default 64); ``quiescence=False``
-    stops at the horizon; ``tt_size`` table entries (16 bytes each).
-    Deterministic: the same state always gets the same move.
+    stops at the horizon; ``tt_size`` table entries (16 bytes each);
+    ``contempt`` in (-1, 1) is what a draw by repetition costs the agent
+    (default 0: a draw is worth 0; 0.3: the agent plays on in positions it
+    values above -0.3 rather than repeat). Deterministic: the same state
+    always gets the same move.
     """
 
     name = "alphabeta"
@@ -107,6 +110,7 @@ class AlphaBetaAgent(BaseAgent):
         tt_size: int = 1 << 18,
         evaluate: Optional[Evaluate] = None,
         game_id: Optional[str] = None,
+        contempt: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if game_id is not None and "chance" in Game(game_id).options:
@@ -120,6 +124,9 @@ class AlphaBetaAgent(BaseAgent):
         self.quiescence = _bool_option("alphabeta", "quiescence", quiescence)
         self.tt_size = _int_option("alphabeta", "tt_size", tt_size, 0, 1 << 24)
         self.evaluate = _evaluate_option("alphabeta", evaluate)
+        if isinstance(contempt, bool) or not isinstance(contempt, numbers.Real) or not -1 < contempt < 1:
+            raise OptionError(f"alphabeta: contempt must be a number in (-1, 1), got {contempt!r}")
+        self.contempt: float = float(contempt)
         #: The full result of the last search (move, value, depth, nodes, seconds).
         self.last: dict[str, Any] = {}
 
@@ -127,7 +134,7 @@ class AlphaBetaAgent(BaseAgent):
         """The search result: ``move``, ``actions``, ``value`` (for the player to
         move), ``player``, ``depth`` (deepest completed), ``nodes``, ``seconds``."""
         self.last = alphabeta_search(
-            state, self.depth, self.time, self.tt_size, self.quiescence, self.evaluate
+            state, self.depth, self.time, self.tt_size, self.quiescence, self.evaluate, self.contempt
         )
         return self.last
 
