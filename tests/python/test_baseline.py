@@ -188,3 +188,28 @@ def test_the_native_network_evaluation_refuses_what_it_cannot_read() -> None:
         MlpEvaluation([(w, np.zeros(2, np.float32))], (np.zeros((3, 1), np.float32), np.zeros(1, np.float32)))
     with pytest.raises(LudotecaValueError, match="value layer must map"):
         MlpEvaluation([(w, np.zeros(3, np.float32))], (np.zeros((2, 1), np.float32), np.zeros(1, np.float32)))
+
+
+def test_an_afterstate_network_without_dice_plays_at_its_files_contempt_or_the_one_given(tmp_path: Path) -> None:
+    import json
+
+    from ludoteca.agents.search import AlphaBetaAgent
+    from ludoteca.errors import OptionError
+
+    src = Path(ludoteca.__file__).parent / "baselines" / "tablut.npz"
+    with np.load(src, allow_pickle=False) as data:
+        arrays = {k: np.asarray(data[k]) for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    shipped = float(meta["search"].get("contempt", 0.0))
+    assert Baseline("tablut").net.contempt == shipped
+    meta["search"]["contempt"] = 0.25
+    arrays["meta"] = np.array(json.dumps(meta))
+    path = tmp_path / "tablut-contempt.npz"
+    np.savez(path, **arrays)  # type: ignore[arg-type]
+    for agent, want in [(Baseline(path=path), 0.25), (Baseline(path=path, contempt=-0.1), -0.1), (make_agent(f"baseline:path={path},contempt=0.5", game_id="tablut"), 0.5)]:
+        inner = agent.afterstate_agent  # type: ignore[attr-defined]
+        assert isinstance(inner, AlphaBetaAgent) and inner.contempt == want
+    with pytest.raises(OptionError, match="contempt"):
+        Baseline(path=path, contempt=1.5)
+    with pytest.raises(OptionError, match="plies and filter, not contempt"):
+        Baseline("backgammon", contempt=0.2)
