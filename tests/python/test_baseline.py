@@ -127,6 +127,8 @@ def test_every_shipped_network_plays_and_its_model_card_states_its_file(game: st
         assert re.search(rf"\b{bot.net.play_simulations} simulations\b", card_text)
     else:
         assert f"plies={bot.net.afterstate_plies}" in card_text
+        if bot.net.contempt:
+            assert f"contempt={bot.net.contempt}" in card_text
 
 
 def _positions(game_id: str, count: int, seed: int) -> list[ludoteca.State]:
