@@ -97,9 +97,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     }
 }
 
-/// A real-number argument whose range the callee checks: an int or a float
-/// (not a bool, not a string) or anything with `__float__` but a bool;
-/// anything else raises `OptionError` saying a number was expected.
+/// A real-number argument whose range the callee checks: an int, a float or
+/// anything with `__float__`, but not a bool or a string (which pyo3 would
+/// read as 1.0 or refuse with a bare `TypeError`); anything else raises
+/// `OptionError` saying a number was expected.
 pub(crate) struct Real(pub f64);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Real {
