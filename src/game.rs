@@ -535,6 +535,23 @@ pub trait Rules: Send + Sync + Sized + 'static {
         0.0
     }
 
+    /// Whether the player to move has a turn that wins the game at once,
+    /// when the game can tell without generating its turns (tablut: the king
+    /// sees a corner). Search's threat quiescence ([`crate::search::alphabeta::Config::threats`])
+    /// scores such a position as won. `false`: no, or not known this cheaply.
+    fn wins_at_once(&self, _s: &Self::State) -> bool {
+        false
+    }
+
+    /// Whether the player to move faces a threat: its opponent, were it to
+    /// move now, would win at once (tablut: the Muscovites to move while the
+    /// king sees a corner). The threat quiescence does not stand on the
+    /// evaluation of such a position but searches every answer, and follows
+    /// the turns that make one. `false` by default.
+    fn threatened(&self, _s: &Self::State) -> bool {
+        false
+    }
+
     /// For a game with chance: the same rules with every chance event an
     /// explicit decision (expectimax needs the outcomes enumerated), also
     /// when they already are. `None`: the game has no chance (alpha-beta

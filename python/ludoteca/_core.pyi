@@ -479,6 +479,7 @@ def alphabeta_search(
     quiescence: bool = True,
     evaluate: Optional[Callable[[State, int], float]] = None,
     contempt: float = 0.0,
+    threats: bool = False,
 ) -> dict[str, Any]:
     """Alpha-beta over complete turns from ``state`` (games without dice; see
     docs/search.md). Returns ``move`` (notation, None at a terminal state),
@@ -487,7 +488,9 @@ def alphabeta_search(
     ``evaluate(state, player) -> float`` replaces the built-in evaluation
     (an ``MlpEvaluation`` is run natively). A position the game has met twice
     is a draw, worth ``-contempt`` to ``player`` and ``+contempt`` to its
-    opponent (``contempt`` in (-1, 1), default 0: the rules' value). Bad
+    opponent (``contempt`` in (-1, 1), default 0: the rules' value).
+    ``threats=True`` adds threat quiescence for the games that tell threats
+    (tablut: the king's routes to a corner; other games: no change). Bad
     options raise ``OptionError``."""
 
 def expectimax_search(

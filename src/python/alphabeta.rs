@@ -6,7 +6,7 @@
 
 use super::errors::{to_py, LudotecaValueError, OptionError};
 use super::state::PyState;
-use super::convert::{Int, Real};
+use super::convert::{Flag, Int, Real};
 use crate::core::Player;
 use crate::dynamic::{DynEval, DynState, Evaluation, SearchAnswer};
 use crate::search::eval::Aborted;
@@ -158,12 +158,14 @@ fn answer_to_dict<'py>(py: Python<'py>, a: &SearchAnswer) -> PyResult<Bound<'py,
 /// ``evaluate(state, player) -> float`` replaces the built-in evaluation
 /// (an ``MlpEvaluation`` is run natively). A position the game has met twice
 /// is a draw, worth ``-contempt`` to ``player`` and ``+contempt`` to its
-/// opponent (``contempt`` in (-1, 1), default 0: the rules' value). Bad
+/// opponent (``contempt`` in (-1, 1), default 0: the rules' value).
+/// ``threats=True`` adds threat quiescence for the games that tell threats
+/// (tablut: the king's routes to a corner; other games: no change). Bad
 /// options raise ``OptionError``.
 #[pyfunction]
 #[pyo3(
-    signature = (state, depth=Int(6), time=None, tt_size=Int(262_144), quiescence=true, evaluate=None, contempt=Real(0.0)),
-    text_signature = "(state, depth=6, time=None, tt_size=262144, quiescence=True, evaluate=None, contempt=0.0)"
+    signature = (state, depth=Int(6), time=None, tt_size=Int(262_144), quiescence=Flag(true), evaluate=None, contempt=Real(0.0), threats=Flag(false)),
+    text_signature = "(state, depth=6, time=None, tt_size=262144, quiescence=True, evaluate=None, contempt=0.0, threats=False)"
 )]
 fn alphabeta_search<'py>(
     py: Python<'py>,
@@ -171,11 +173,12 @@ fn alphabeta_search<'py>(
     depth: Int,
     time: Option<f64>,
     tt_size: Int,
-    quiescence: bool,
+    quiescence: Flag,
     evaluate: Option<Bound<'py, PyAny>>,
     contempt: Real,
+    threats: Flag,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (depth, tt_size, contempt) = (depth.0, tt_size.0, contempt.0);
+    let (depth, tt_size, contempt, quiescence, threats) = (depth.0, tt_size.0, contempt.0, quiescence.0, threats.0);
     if !(contempt.is_finite() && contempt.abs() < 1.0) {
         return Err(option_error(format!("contempt must be a number in (-1, 1), got {contempt}")));
     }
@@ -199,6 +202,7 @@ fn alphabeta_search<'py>(
         iterative: true,
         repeated: Vec::new(),
         contempt: contempt as f32,
+        threats,
     };
     let inner = &state.inner;
     let a = with_eval(py, evaluate.as_ref(), |e| inner.alphabeta(&cfg, e))?;

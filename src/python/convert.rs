@@ -114,6 +114,20 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Real {
     }
 }
 
+/// A true/false argument: a bool (Python's or numpy's); anything else
+/// raises `OptionError` (also a `TypeError`) saying True or False was
+/// expected, not pyo3's bare `TypeError`.
+pub(crate) struct Flag(pub bool);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Flag {
+    type Error = PyErr;
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        obj.extract::<bool>()
+            .map(Flag)
+            .map_err(|_| OptionError::new_err(format!("expected True or False, got {} {}", type_of(&obj), shown(&obj))))
+    }
+}
+
 /// A string argument: anything else raises `OptionError` (also a
 /// `TypeError`) saying a string was expected, not pyo3's bare `TypeError`.
 pub(crate) struct Text(pub String);

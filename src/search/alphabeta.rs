@@ -56,11 +56,19 @@ pub struct Config {
     /// somewhat worse than even, which against a weaker opponent is usually
     /// won (docs/search.md, "Contempt").
     pub contempt: f32,
+    /// Threat quiescence, for games that tell threats ([`Rules::wins_at_once`],
+    /// [`Rules::threatened`]; tablut: the king's routes to a corner): a
+    /// position whose mover wins at once is won; past the horizon a threatened
+    /// mover may not stand on the evaluation but searches every answer, and
+    /// the turns that make a threat are followed like captures. Forced wins
+    /// by a series of threats are then seen past the horizon. Off by default
+    /// (the built-in `alphabeta` agent's search).
+    pub threats: bool,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { depth: 6, time: None, tt_entries: 1 << 20, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0 }
+        Config { depth: 6, time: None, tt_entries: 1 << 20, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false }
     }
 }
 
@@ -173,6 +181,10 @@ pub fn terminal_value<R: Rules>(rules: &R, s: &R::State, me: Player, depth: u32)
     rules.returns(s)[me.index()] * (1.0 + (depth + 1) as f32 / 128.0)
 }
 
+/// The value of a position whose mover wins at once ([`Rules::wins_at_once`]):
+/// that of the won game one turn below it at the horizon.
+pub const WIN_AT_ONCE: f32 = 1.0 + 1.0 / 128.0;
+
 /// Whether the turn `from -> to` took pieces of `mover`'s opponent, and how many.
 #[inline]
 pub fn captured<R: Rules>(rules: &R, from: &R::State, to: &R::State, mover: Player) -> u32 {
@@ -185,6 +197,7 @@ struct Search<'a, R: Rules, E> {
     eval: &'a mut E,
     tt: Table,
     quiescence: bool,
+    threats: bool,
     repeated: &'a [u64],
     /// A repetition draw's value by player index (the contempt, signed).
     draw: [f32; 2],
@@ -236,6 +249,11 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         if draws_by_repetition(self.rules, s, self.repeated) {
             self.nodes += 1;
             return Ok(self.draw[me.index()]);
+        }
+        if self.threats && depth > 0 && self.rules.wins_at_once(s) {
+            // Exactly the value of the winning turn's terminal child: no quicker win exists.
+            self.nodes += 1;
+            return Ok(1.0 + depth as f32 / 128.0);
         }
         if depth == 0 {
             return if self.quiescence {
@@ -321,7 +339,9 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
 
     /// Past the horizon: if every turn of the mover captures (captures are
     /// compulsory and one is on), all are searched; otherwise the mover may
-    /// stand on the evaluation or try its captures.
+    /// stand on the evaluation or try its captures. With threats, a mover
+    /// that wins at once has won, a threatened mover searches every turn
+    /// (no standing), and the turns that threaten are tried with the captures.
     fn quiesce(&mut self, s: &R::State, me: Player, mut alpha: f32, beta: f32, q: u32) -> Result<f32, Stop> {
         let mover = match self.rules.to_act(s) {
             ToAct::Terminal => {
@@ -339,17 +359,25 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
             return Ok(self.draw[me.index()]);
         }
         self.tick()?;
+        if self.threats && self.rules.wins_at_once(s) {
+            return Ok(WIN_AT_ONCE);
+        }
         if q == 0 {
             return self.leaf(s, me);
         }
         let kids = self.children(s);
-        let mut caps: Vec<(u32, usize)> = kids
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| Some((captured(self.rules, s, c, me), i)).filter(|&(n, _)| n > 0))
-            .collect();
+        let threatened = self.threats && self.rules.threatened(s);
+        let mut captures = 0;
+        let mut caps: Vec<(u32, usize)> = Vec::new();
+        for (i, c) in kids.iter().enumerate() {
+            let n = captured(self.rules, s, c, me);
+            captures += (n > 0) as usize;
+            if n > 0 || threatened || (self.threats && self.rules.threatened(c)) {
+                caps.push((n, i));
+            }
+        }
         let mut best = f32::NEG_INFINITY;
-        if caps.len() < kids.len() || kids.is_empty() {
+        if (!threatened && captures < kids.len()) || kids.is_empty() {
             match self.leaf(s, me) {
                 Ok(stand) => {
                     best = stand;
@@ -410,6 +438,7 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
         eval,
         tt: Table::new(cfg.tt_entries),
         quiescence: cfg.quiescence,
+        threats: cfg.threats,
         repeated: &cfg.repeated,
         draw: {
             let mut draw = [cfg.contempt; 2];

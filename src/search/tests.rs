@@ -3,7 +3,7 @@
 //! game; expectimax against a hand enumeration of rolls and against an exact
 //! two-sided bear-off computed here.
 
-use super::alphabeta::{self, captured, draws_by_repetition, terminal_value, Config, MAX_QUIESCENCE};
+use super::alphabeta::{self, captured, draws_by_repetition, terminal_value, Config, MAX_QUIESCENCE, WIN_AT_ONCE};
 use super::eval::{Aborted, Builtin, FnEval};
 use super::expectimax;
 use crate::core::{rng_from_seed, Player, ToAct};
@@ -37,20 +37,34 @@ impl Draws<'_> {
     }
 }
 
+/// What the search does at its horizon.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Horizon {
+    /// The evaluation.
+    Leaf,
+    /// Capture quiescence.
+    Captures,
+    /// Capture and threat quiescence.
+    Threats,
+}
+
+impl Horizon {
+    fn config(self) -> (bool, bool) {
+        (self != Horizon::Leaf, self == Horizon::Threats)
+    }
+}
+
 /// Plain minimax over complete turns, values for `me`; a position in `draws`
 /// is a draw.
-fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: bool, draws: &Draws) -> f32 {
+fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: Horizon, draws: &Draws) -> f32 {
     match r.to_act(s) {
         ToAct::Terminal => terminal_value(r, s, me, depth),
         ToAct::Player(m) if m != me => -minimax(r, s, m, depth, q, draws),
         ToAct::Player(_) if draws_by_repetition(r, s, draws.keys) => draws.value(me),
-        ToAct::Player(_) if depth == 0 => {
-            if q {
-                quiesce(r, s, me, MAX_QUIESCENCE, draws)
-            } else {
-                leaf(r, s, me)
-            }
-        }
+        ToAct::Player(_) if depth == 0 => match q {
+            Horizon::Leaf => leaf(r, s, me),
+            _ => quiesce(r, s, me, MAX_QUIESCENCE, q == Horizon::Threats, draws),
+        },
         ToAct::Player(_) => {
             let mut kids = Vec::new();
             r.next_states(s, &mut kids);
@@ -60,19 +74,25 @@ fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: bool, draws
     }
 }
 
-/// Quiescence without pruning: stand pat unless every turn captures, then the captures.
-fn quiesce<R: Rules>(r: &R, s: &R::State, me: Player, q: u32, draws: &Draws) -> f32 {
+/// Quiescence without pruning: stand pat unless every turn captures, then the
+/// captures. With `threats`: a mover that wins at once has won; a threatened
+/// mover searches every turn and may not stand; turns that threaten are
+/// searched with the captures.
+fn quiesce<R: Rules>(r: &R, s: &R::State, me: Player, q: u32, threats: bool, draws: &Draws) -> f32 {
     match r.to_act(s) {
         ToAct::Terminal => terminal_value(r, s, me, 0),
-        ToAct::Player(m) if m != me => -quiesce(r, s, m, q, draws),
+        ToAct::Player(m) if m != me => -quiesce(r, s, m, q, threats, draws),
         ToAct::Player(_) if draws_by_repetition(r, s, draws.keys) => draws.value(me),
+        ToAct::Player(_) if threats && r.wins_at_once(s) => WIN_AT_ONCE,
         ToAct::Player(_) if q == 0 => leaf(r, s, me),
         ToAct::Player(_) => {
             let mut kids = Vec::new();
             r.next_states(s, &mut kids);
-            let caps: Vec<&R::State> = kids.iter().filter(|c| captured(r, s, c, me) > 0).collect();
-            let stand = if caps.len() < kids.len() { leaf(r, s, me) } else { f32::NEG_INFINITY };
-            caps.iter().map(|c| quiesce(r, c, me, q - 1, draws)).fold(stand, f32::max)
+            let threatened = threats && r.threatened(s);
+            let caps = kids.iter().filter(|c| captured(r, s, c, me) > 0).count();
+            let stand = if !threatened && caps < kids.len() { leaf(r, s, me) } else { f32::NEG_INFINITY };
+            let follow = |c: &&R::State| threatened || captured(r, s, c, me) > 0 || (threats && r.threatened(c));
+            kids.iter().filter(follow).map(|c| quiesce(r, c, me, q - 1, threats, draws)).fold(stand, f32::max)
         }
         ToAct::Chance => unreachable!("deterministic games only"),
     }
@@ -123,15 +143,16 @@ fn check_position<R: Rules>(r: &R, s: &R::State, max_depth: u32, max_q_depth: u3
     let turns = r.turns(s);
     let text = r.to_position(s);
     for depth in 1..=max_depth {
-        for q in [false, true].into_iter().filter(|&q| !q || depth <= max_q_depth) {
+        for q in [Horizon::Leaf, Horizon::Captures, Horizon::Threats].into_iter().filter(|&q| q == Horizon::Leaf || depth <= max_q_depth) {
             for (tt, iterative) in [(0, false), (1 << 12, false), (1 << 12, true)] {
-                let cfg = Config { depth, time: None, tt_entries: tt, quiescence: q, iterative, repeated: rep.to_vec(), contempt };
+                let (quiescence, threats) = q.config();
+                let cfg = Config { depth, time: None, tt_entries: tt, quiescence, iterative, repeated: rep.to_vec(), contempt, threats };
                 let got = alphabeta::search(r, s, &cfg, &mut Builtin).unwrap();
                 // Iterative deepening stops early on a forced win: compare at the depth it reached.
                 assert!(got.depth == depth || (iterative && got.depth < depth && got.value > 1.0));
                 // The root is the present position: only the positions after it can repeat.
                 let want = turns.iter().map(|t| minimax(r, &t.state, me, got.depth - 1, q, &draws)).fold(f32::NEG_INFINITY, f32::max);
-                assert_eq!(got.value, want, "{text} depth {depth} q {q} tt {tt} iterative {iterative}");
+                assert_eq!(got.value, want, "{text} depth {depth} q {q:?} tt {tt} iterative {iterative}");
                 let best = &turns[got.best.unwrap()].state;
                 assert_eq!(minimax(r, best, me, got.depth - 1, q, &draws), want, "{text}: the best turn's value");
             }
@@ -207,6 +228,37 @@ fn alphabeta_equals_minimax_in_kharbaga_and_zamma() {
 #[test]
 fn alphabeta_equals_minimax_in_tablut() {
     check_against_minimax(&TablutRules::with(true), 3, 2, 1, 300);
+}
+
+/// Positions after 20 to 80 random turns, where the king meets the edges:
+/// threat quiescence equals its brute force and changes the value of some.
+#[test]
+fn threat_quiescence_equals_its_brute_force_in_tablut() {
+    let r = TablutRules::with(true);
+    let mut changed = 0;
+    for s in random_positions(&r, 16, 80, 310).into_iter().skip(4) {
+        check_position(&r, &s, 1, 1, &[], 0.0);
+        let at = |threats| alphabeta::search(&r, &s, &Config { depth: 1, threats, ..Config::default() }, &mut Builtin).unwrap().value;
+        changed += (at(true) != at(false)) as usize;
+    }
+    assert!(changed > 0, "threats changed no value: the test positions do not exercise them");
+}
+
+/// The king one move from an edge square with both corners of its line
+/// open (tuichi): a win in two turns that depth 1 sees only with threats.
+#[test]
+fn threat_quiescence_sees_a_fork_of_the_corners_past_the_horizon() {
+    let r = TablutRules::with(true);
+    let s = r.from_position("4M4/9/9/4M4/9/9/9/2K6/9 s").unwrap();
+    let search = |depth, threats| alphabeta::search(&r, &s, &Config { depth, threats, ..Config::default() }, &mut Builtin).unwrap();
+    let plain = search(1, false);
+    assert!(plain.value <= 1.0, "depth 1 without threats must not see the win: {}", plain.value);
+    let with = search(1, true);
+    assert_eq!(with.value, WIN_AT_ONCE, "the fork is a win one turn past the horizon");
+    // The win is real: a three-turn search finds it without threats.
+    assert!(search(3, false).value > 1.0);
+    let best = &r.turns(&s)[with.best.unwrap()];
+    assert!(r.threatened(&best.state), "the chosen move {} makes the threat", best.notation);
 }
 
 #[test]

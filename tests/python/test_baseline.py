@@ -215,3 +215,29 @@ def test_an_afterstate_network_without_dice_plays_at_its_files_contempt_or_the_o
         Baseline(path=path, contempt=1.5)
     with pytest.raises(OptionError, match="plies and filter, not contempt"):
         Baseline("backgammon", contempt=0.2)
+
+
+def test_an_afterstate_network_without_dice_searches_with_its_files_threats_or_the_ones_given(tmp_path: Path) -> None:
+    import json
+
+    from ludoteca.agents.search import AlphaBetaAgent
+    from ludoteca.errors import OptionError
+
+    src = Path(ludoteca.__file__).parent / "baselines" / "tablut.npz"
+    with np.load(src, allow_pickle=False) as data:
+        arrays = {k: np.asarray(data[k]) for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    assert Baseline("tablut").net.threats == bool(meta["search"].get("threats", False))
+    for stored in (True, False):
+        meta["search"]["threats"] = stored
+        arrays["meta"] = np.array(json.dumps(meta))
+        path = tmp_path / f"tablut-threats-{stored}.npz"
+        np.savez(path, **arrays)  # type: ignore[arg-type]
+        given = not stored
+        for agent, want in [(Baseline(path=path), stored), (Baseline(path=path, threats=given), given), (make_agent(f"baseline:path={path},threats={given}", game_id="tablut"), given)]:
+            inner = agent.afterstate_agent  # type: ignore[attr-defined]
+            assert isinstance(inner, AlphaBetaAgent) and inner.threats is want
+    with pytest.raises(OptionError, match="threats must be true or false"):
+        Baseline(path=path, threats="yes")
+    with pytest.raises(OptionError, match="plies and filter, not threats"):
+        Baseline("backgammon", threats=True)

@@ -206,6 +206,26 @@ def test_a_contempt_makes_the_repetition_draw_cost_the_searcher_that_much() -> N
             _core.alphabeta_search(state, 1, contempt=bad)  # type: ignore[arg-type]
 
 
+def test_threats_see_the_kings_fork_of_two_corners_one_turn_past_the_horizon() -> None:
+    # The king on c2 reaches c1 or a2, an edge line with both of its corners open: the
+    # Muscovites can close one route only, so the Swedes win two turns from here.
+    state = ludoteca.Game("tablut").state_from_string("4M4/9/9/4M4/9/9/9/2K6/9 s")
+    plain = AlphaBetaAgent(depth=1).search(state)
+    assert plain["value"] <= 1.0
+    found = AlphaBetaAgent(depth=1, threats=True).search(state)
+    assert found["value"] == pytest.approx(1 + 1 / 128)
+    assert found["move"] in ("c2-c1", "c2-a2")
+    assert make_agent("alphabeta:depth=1,threats=true", "tablut").search(state)["move"] == found["move"]  # type: ignore[attr-defined]
+    # A game without threats to tell searches as without.
+    board = midgame("russian")
+    assert AlphaBetaAgent(depth=2, threats=True).search(board)["value"] == AlphaBetaAgent(depth=2).search(board)["value"]
+    for bad in (1, "true", None):
+        with pytest.raises(OptionError, match="threats must be true or false"):
+            AlphaBetaAgent(threats=bad)  # type: ignore[arg-type]
+        with pytest.raises(OptionError, match="expected True or False"):
+            _core.alphabeta_search(state, 1, threats=bad)  # type: ignore[arg-type]
+
+
 def test_exceptions_of_a_python_evaluation_propagate() -> None:
     state = midgame("international")
 

@@ -96,7 +96,8 @@ class NumpyNet:
     ``Baseline`` plays it at (expectimax plies with dice, alpha-beta turns
     without; 0: one ply, the best-valued move). ``contempt`` is what a draw
     by repetition costs that alpha-beta (``meta["search"]["contempt"]``, 0
-    if the file does not say).
+    if the file does not say) and ``threats`` whether it searches with
+    threat quiescence (``meta["search"]["threats"]``, False if unsaid).
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -127,6 +128,8 @@ class NumpyNet:
         # What a repetition draw costs the alpha-beta that plays an afterstate network of a game
         # without dice (alphabeta's contempt), as its model card measured it; 0 if unsaid.
         self.contempt = float(meta.get("search", {}).get("contempt", 0.0))
+        # ...and whether it follows threats past the horizon (AlphaBetaAgent's threats).
+        self.threats = bool(meta.get("search", {}).get("threats", False))
         self.kind: str = meta["kind"]
         self.value_scale = float(meta["value_scale"])
         self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
@@ -264,8 +267,9 @@ class Baseline(MCTSAgent):
     rolls, keeping the best ``filter`` moves of the 0-ply values at each
     decision), alpha-beta with capture quiescence in a game without
     (``plies`` complete turns; ``contempt``, default the file's
-    ``NumpyNet.contempt``, is what a draw by repetition costs it, as in
-    ``AlphaBetaAgent``). It then answers a complete move per call and
+    ``NumpyNet.contempt``, is what a draw by repetition costs it, and
+    ``threats``, default the file's ``NumpyNet.threats``, adds threat
+    quiescence, as in ``AlphaBetaAgent``). It then answers a complete move per call and
     takes no ``simulations``. In a game without dice the search runs the
     network natively (``AfterstateEvaluation.native()``, an ``MlpEvaluation``:
     the same values, no Python call per position).
@@ -317,8 +321,9 @@ class Baseline(MCTSAgent):
             dice = "chance" in Game(self.game_id).options
             width = options.pop("filter", 8) if dice else 0
             contempt = 0.0 if dice else options.pop("contempt", self.net.contempt)
+            threats = False if dice else options.pop("threats", self.net.threats)
             if options:
-                takes = "plies and filter" if dice else "plies and contempt"
+                takes = "plies and filter" if dice else "plies, contempt and threats"
                 raise OptionError(f"baseline: an afterstate network of {self.game_id} takes {takes}, not {', '.join(sorted(options))}")
             BaseAgent.__init__(self, seed)
             self.simulations, self.evaluator, self.options = 0, None, {}
@@ -333,7 +338,9 @@ class Baseline(MCTSAgent):
             else:
                 # Without dice a ply is a complete turn: alpha-beta (with capture quiescence) the
                 # same depth as the built-in alphabeta agent, the network in place of its evaluation.
-                self.afterstate_agent = AlphaBetaAgent(depth=depth, seed=seed, evaluate=evaluation, contempt=contempt)
+                self.afterstate_agent = AlphaBetaAgent(
+                    depth=depth, seed=seed, evaluate=evaluation, contempt=contempt, threats=threats
+                )
             self.plies = depth
             return
         if plies is not None:

@@ -93,8 +93,11 @@ class AlphaBetaAgent(BaseAgent):
     stops at the horizon; ``tt_size`` table entries (16 bytes each);
     ``contempt`` in (-1, 1) is what a draw by repetition costs the agent
     (default 0: a draw is worth 0; 0.3: the agent plays on in positions it
-    values above -0.3 rather than repeat). Deterministic: the same state
-    always gets the same move.
+    values above -0.3 rather than repeat); ``threats=True`` adds threat
+    quiescence where the game tells threats (tablut: a king with a route to
+    a corner must be answered, and the moves that open one are followed
+    past the horizon; docs/search.md, "Threats"). Deterministic: the same
+    state always gets the same move.
     """
 
     name = "alphabeta"
@@ -111,6 +114,7 @@ class AlphaBetaAgent(BaseAgent):
         evaluate: Optional[Evaluate] = None,
         game_id: Optional[str] = None,
         contempt: float = 0.0,
+        threats: bool = False,
     ) -> None:
         super().__init__(seed)
         if game_id is not None and "chance" in Game(game_id).options:
@@ -127,6 +131,7 @@ class AlphaBetaAgent(BaseAgent):
         if isinstance(contempt, bool) or not isinstance(contempt, numbers.Real) or not -1 < contempt < 1:
             raise OptionError(f"alphabeta: contempt must be a number in (-1, 1), got {contempt!r}")
         self.contempt: float = float(contempt)
+        self.threats = _bool_option("alphabeta", "threats", threats)
         #: The full result of the last search (move, value, depth, nodes, seconds).
         self.last: dict[str, Any] = {}
 
@@ -134,7 +139,7 @@ class AlphaBetaAgent(BaseAgent):
         """The search result: ``move``, ``actions``, ``value`` (for the player to
         move), ``player``, ``depth`` (deepest completed), ``nodes``, ``seconds``."""
         self.last = alphabeta_search(
-            state, self.depth, self.time, self.tt_size, self.quiescence, self.evaluate, self.contempt
+            state, self.depth, self.time, self.tt_size, self.quiescence, self.evaluate, self.contempt, self.threats
         )
         return self.last
 

@@ -843,7 +843,7 @@ fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
         assert_eq!(r.for_each_best_hop(&s, |from, h| new.push((from, *h))), old_best);
         assert_eq!(new, old, "{text}");
     }
-    let cfg = crate::search::alphabeta::Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0 };
+    let cfg = crate::search::alphabeta::Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
     let s = pos(&r, LADDER_SLOW[0]);
     let n = count(&mut || {
         crate::search::alphabeta::search(&r, &s, &cfg, &mut crate::search::eval::Builtin).unwrap();

@@ -37,6 +37,7 @@ use crate::error::Result;
 use crate::game::{GameSpec, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
 use observe::{OBS_LEN, PLANES};
+use state::SWEDES;
 use std::sync::Arc;
 
 const REPETITION_DRAW: OptSpec = OptSpec {
@@ -177,6 +178,17 @@ impl Rules for TablutRules {
 
     fn heuristic(&self, s: &State, player: crate::core::Player) -> f32 {
         eval::heuristic(s, player)
+    }
+
+    /// The Swedes to move with a route open: the king steps onto the corner.
+    fn wins_at_once(&self, s: &State) -> bool {
+        s.side_to_move() == SWEDES && !s.is_over() && s.king_corner_routes() > 0
+    }
+
+    /// The Muscovites to move with a route open (raichi or tuichi): unless
+    /// they close it or take the king, he escapes.
+    fn threatened(&self, s: &State) -> bool {
+        s.side_to_move() != SWEDES && !s.is_over() && s.king_corner_routes() > 0
     }
 
     fn board_text(&self, s: &State) -> String {
