@@ -131,7 +131,7 @@ class AlphaBetaAgent(BaseAgent):
         if isinstance(contempt, bool) or not isinstance(contempt, numbers.Real) or not -1 < contempt < 1:
             raise OptionError(f"alphabeta: contempt must be a number in (-1, 1), got {contempt!r}")
         self.contempt: float = float(contempt)
-        self.threats = _bool_option("alphabeta", "threats", threats)
+        self.threats: bool = _bool_option("alphabeta", "threats", threats)
         #: The full result of the last search (move, value, depth, nodes, seconds).
         self.last: dict[str, Any] = {}
 

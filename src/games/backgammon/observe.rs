@@ -3,7 +3,7 @@
 //! (the player on roll; at a chance node the player about to roll; at the
 //! end the loser, who holds the turn in the Match ID).
 
-use super::board::{BAR, OFF};
+use super::board::{BAR, CHECKERS, OFF};
 use super::state::{Phase, State};
 use crate::game::{BitWriter, PlaneCode};
 
@@ -24,20 +24,21 @@ pub const OBS_LEN: usize = FLAGS + 3;
 /// is offered to me, I may double now.
 pub const CUBE_OBS: usize = 9;
 
-/// [`point_values`] of 0..=15 checkers, computed once: observing is then a
-/// 5-float copy per point instead of compares and a division.
-static POINT_TABLE: std::sync::LazyLock<[[f32; PER_POINT]; 16]> =
-    std::sync::LazyLock::new(|| std::array::from_fn(|n| point_values(n as u8)));
-
-#[inline]
-fn point_block(n: u8, table: &[[f32; PER_POINT]; 16]) -> [f32; PER_POINT] {
-    match table.get(n as usize) {
-        Some(values) => *values,
-        None => point_values(n),
+/// [`point_values`] of 0..=15 checkers (a point holds at most
+/// [`CHECKERS`]), computed by the compiler: observing is then a 5-float copy
+/// per point, without compares, a division or a check that a lazy table is
+/// initialised.
+static POINT_TABLE: [[f32; PER_POINT]; 16] = {
+    let mut t = [[0.0; PER_POINT]; 16];
+    let mut n = 0;
+    while n < 16 {
+        t[n] = point_values(n as u8);
+        n += 1;
     }
-}
+    t
+};
 
-fn point_values(n: u8) -> [f32; PER_POINT] {
+const fn point_values(n: u8) -> [f32; PER_POINT] {
     let mut out = [0.0; PER_POINT];
     let n = n as f32;
     out[0] = (n >= 1.0) as u8 as f32;
@@ -141,14 +142,14 @@ pub fn observe(s: &State, out: &mut [f32]) {
     let who = s.decider();
     let me = &s.board[who.index()];
     let opp = &s.board[who.other().index()];
-    let table = &*POINT_TABLE;
-    // The 48 point blocks as fixed-size arrays: whole-array copies without a bounds check each.
-    let (blocks, _) = out[..BARS].as_chunks_mut::<PER_POINT>();
-    let (mine, theirs) = blocks.split_at_mut(24);
-    for (q, (a, b)) in mine.iter_mut().zip(theirs.iter_mut()).enumerate() {
-        *a = point_block(me[q + 1], table);
-        // The opponent's checkers on the mover's point q sit on its point 25 - q.
-        *b = point_block(opp[24 - q], table);
+    // The 48 point blocks as one fixed-size array: whole-block copies, no bounds checks
+    // (a point holds at most 15 checkers, so `& 15` only tells the compiler so).
+    let blocks: &mut [[f32; PER_POINT]; 48] = out[..BARS].as_chunks_mut::<PER_POINT>().0.try_into().expect("48 point blocks");
+    for q in 0..24 {
+        debug_assert!(me[q + 1] <= CHECKERS && opp[24 - q] <= CHECKERS);
+        blocks[q] = POINT_TABLE[(me[q + 1] & 15) as usize];
+        // The opponent's checkers on the mover's point q + 1 sit on its point 24 - q.
+        blocks[24 + q] = POINT_TABLE[(opp[24 - q] & 15) as usize];
     }
     out[BARS] = me[BAR] as f32 / 15.0;
     out[BARS + 1] = opp[BAR] as f32 / 15.0;
