@@ -141,6 +141,10 @@ pub struct ObsLayout {
     /// Whether the compact format keeps every plane in order (it is then
     /// the full observation).
     pub identity: bool,
+    /// By full plane: the first bit of its digit planes in the packed
+    /// format and its code, `u32::MAX` where the plane is dropped (so that
+    /// families writing packed bits directly need not derive it per call).
+    pub packed_at: Vec<(u32, PlaneCode)>,
 }
 
 impl ObsLayout {
@@ -152,7 +156,16 @@ impl ObsLayout {
         rules.observe(&rules.initial_state(&mut crate::core::rng_from_seed(0)), &mut constant);
         let kept = rules.compact_planes();
         let identity = kept.len() == full_shape[0] && kept.iter().enumerate().all(|(j, &(p, _))| j == p);
-        ObsLayout { format, plane_len, full_shape, kept, constant, identity }
+        let planes = full_shape.first().copied().unwrap_or(0);
+        let mut packed_at = vec![(u32::MAX, PlaneCode::Bit); planes];
+        let mut bit = 0;
+        for &(p, code) in &kept {
+            if let Some(at) = packed_at.get_mut(p) {
+                *at = (bit as u32, code);
+            }
+            bit += code.bits() * plane_len;
+        }
+        ObsLayout { format, plane_len, full_shape, kept, constant, identity, packed_at }
     }
 
     pub fn compact_len(&self) -> usize {

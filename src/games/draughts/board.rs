@@ -64,6 +64,10 @@ pub struct Geometry {
     /// Row (0 = top) and column (0 = left) of each padded bit.
     pub row: [u8; 64],
     pub col: [u8; 64],
+    /// Observation cell (`row * size + col`) of each padded bit from each
+    /// player's point of view (player 1's board turned 180 degrees): one
+    /// lookup per piece when the observation is written.
+    pub cell: [[u8; 64]; 2],
 }
 
 impl Geometry {
@@ -85,6 +89,7 @@ impl Geometry {
             far_row: [0; 2],
             row: [NONE; 64],
             col: [NONE; 64],
+            cell: [[0; 64]; 2],
         };
         let bit_at = |r: i32, c: i32| -> Option<u8> {
             if r < 0 || c < 0 || r >= size as i32 || c >= size as i32 || (r + c) % 2 == 0 {
@@ -104,6 +109,9 @@ impl Geometry {
             g.valid |= 1 << b;
             g.row[b as usize] = r;
             g.col[b as usize] = c;
+            let cell = r as usize * size as usize + c as usize;
+            g.cell[0][b as usize] = cell as u8;
+            g.cell[1][b as usize] = (size as usize * size as usize - 1 - cell) as u8;
             if r == 0 {
                 g.far_row[0] |= 1 << b;
             }

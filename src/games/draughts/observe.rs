@@ -78,17 +78,11 @@ trait Sink {
 /// Every non-zero entry of the observation of `s`, plane by plane.
 fn emit(r: &DraughtsRules, s: &State, sink: &mut impl Sink) {
     let g = &r.eng.geo;
-    let size = g.size as usize;
     let me = s.side as usize;
     let op = 1 - me;
-    let cell = |b: u8| -> usize {
-        let (row, col) = (g.row[b as usize] as usize, g.col[b as usize] as usize);
-        if me == 1 {
-            (size - 1 - row) * size + (size - 1 - col)
-        } else {
-            row * size + col
-        }
-    };
+    // The mover's view of each square: player 1's board turned 180 degrees.
+    let cells = &g.cell[me & 1];
+    let cell = |b: u8| -> usize { cells[b as usize & 63] as usize };
     #[inline(always)]
     fn set<K: Sink>(sink: &mut K, cell: &impl Fn(u8) -> usize, plane: usize, mut bb: u64) {
         while bb != 0 {
@@ -183,7 +177,7 @@ impl Sink for Compact<'_> {
 struct Packed<'a> {
     out: &'a mut [u8],
     area: usize,
-    at: [(u32, PlaneCode); NUM_PLANES],
+    at: &'a [(u32, PlaneCode); NUM_PLANES],
 }
 
 impl Packed<'_> {
@@ -237,15 +231,9 @@ pub fn observe_compact(r: &DraughtsRules, s: &State, layout: &ObsLayout, out: &m
 
 /// The packed bits of `s`, written from the bitboards.
 pub fn observe_packed(r: &DraughtsRules, s: &State, layout: &ObsLayout, out: &mut [u8]) {
-    let area = layout.plane_len;
-    let mut at = [(u32::MAX, PlaneCode::Bit); NUM_PLANES];
-    let mut bit = 0;
-    for &(p, code) in &layout.kept {
-        at[p] = (bit as u32, code);
-        bit += code.bits() * area;
-    }
+    let at: &[(u32, PlaneCode); NUM_PLANES] = layout.packed_at.as_slice().try_into().expect("26 planes");
     out.fill(0);
-    emit(r, s, &mut Packed { out, area, at });
+    emit(r, s, &mut Packed { out, area: layout.plane_len, at });
 }
 
 pub fn observe(r: &DraughtsRules, s: &State, out: &mut [f32]) {
