@@ -269,8 +269,8 @@ class Baseline(MCTSAgent):
     (``plies`` complete turns; ``contempt``, default the file's
     ``NumpyNet.contempt``, is what a draw by repetition costs it, and
     ``threats``, default the file's ``NumpyNet.threats``, adds threat
-    quiescence, as in ``AlphaBetaAgent``). It then answers a complete move per call and
-    takes no ``simulations``. In a game without dice the search runs the
+    quiescence, as in ``AlphaBetaAgent``). It then answers a complete move
+    per call and takes no ``simulations``. In a game without dice the search runs the
     network natively (``AfterstateEvaluation.native()``, an ``MlpEvaluation``:
     the same values, no Python call per position).
 
