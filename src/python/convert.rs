@@ -82,6 +82,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
     }
 }
 
+/// The `OptionError` of an argument of the wrong kind: "expected WHAT, got TYPE VALUE".
+fn expected(obj: &Bound<'_, PyAny>, what: &str) -> PyErr {
+    OptionError::new_err(format!("expected {what}, got {} {}", type_of(obj), shown(obj)))
+}
+
 /// An integer argument whose range the callee checks: a non-integer raises
 /// `OptionError`; an integer beyond 64 bits is clamped to `i64::MIN` or
 /// `i64::MAX`, which every callee's range check then refuses, naming the
@@ -92,7 +97,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     type Error = PyErr;
     fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         let i = int_in(&obj, i128::MIN, i128::MAX, |m| OptionError::new_err(m), "expected an integer")
-            .map_err(|_| OptionError::new_err(format!("expected an integer, got {} {}", type_of(&obj), shown(&obj))))?;
+            .map_err(|_| expected(&obj, "an integer"))?;
         Ok(Int(i.clamp(i64::MIN as i128, i64::MAX as i128) as i64))
     }
 }
@@ -106,11 +111,10 @@ pub(crate) struct Real(pub f64);
 impl<'a, 'py> FromPyObject<'a, 'py> for Real {
     type Error = PyErr;
     fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let refused = || OptionError::new_err(format!("expected a number, got {} {}", type_of(&obj), shown(&obj)));
         if obj.is_instance_of::<pyo3::types::PyBool>() || obj.is_instance_of::<pyo3::types::PyString>() {
-            return Err(refused());
+            return Err(expected(&obj, "a number"));
         }
-        obj.extract::<f64>().map(Real).map_err(|_| refused())
+        obj.extract::<f64>().map(Real).map_err(|_| expected(&obj, "a number"))
     }
 }
 
@@ -122,9 +126,7 @@ pub(crate) struct Flag(pub bool);
 impl<'a, 'py> FromPyObject<'a, 'py> for Flag {
     type Error = PyErr;
     fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        obj.extract::<bool>()
-            .map(Flag)
-            .map_err(|_| OptionError::new_err(format!("expected True or False, got {} {}", type_of(&obj), shown(&obj))))
+        obj.extract::<bool>().map(Flag).map_err(|_| expected(&obj, "True or False"))
     }
 }
 
@@ -135,9 +137,7 @@ pub(crate) struct Text(pub String);
 impl<'a, 'py> FromPyObject<'a, 'py> for Text {
     type Error = PyErr;
     fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        obj.extract::<String>()
-            .map(Text)
-            .map_err(|_| OptionError::new_err(format!("expected a string, got {} {}", type_of(&obj), shown(&obj))))
+        obj.extract::<String>().map(Text).map_err(|_| expected(&obj, "a string"))
     }
 }
 
