@@ -24,16 +24,23 @@ pub const OBS_LEN: usize = FLAGS + 3;
 /// is offered to me, I may double now.
 pub const CUBE_OBS: usize = 9;
 
-/// [`point_values`] of 0..=15 checkers (a point holds at most
-/// [`CHECKERS`]), computed by the compiler: observing is then a 5-float copy
-/// per point, without compares, a division or a check that a lazy table is
-/// initialised.
-static POINT_TABLE: [[f32; PER_POINT]; 16] = {
-    let mut t = [[0.0; PER_POINT]; 16];
-    let mut n = 0;
-    while n < 16 {
-        t[n] = point_values(n as u8);
-        n += 1;
+/// [`point_values`] of two points at once (index `a << 4 | b`: the blocks of
+/// `a` then `b` checkers; a point holds at most [`CHECKERS`]), computed by
+/// the compiler: observing is then one 40-byte copy per pair of points,
+/// without compares, a division or a check that a lazy table is initialised
+/// (10 KB; fewer instructions than two 20-byte copies from a table by point).
+static PAIR_TABLE: [[f32; 2 * PER_POINT]; 256] = {
+    let mut t = [[0.0; 2 * PER_POINT]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (a, b) = (point_values((i >> 4) as u8), point_values((i & 15) as u8));
+        let mut k = 0;
+        while k < PER_POINT {
+            t[i][k] = a[k];
+            t[i][PER_POINT + k] = b[k];
+            k += 1;
+        }
+        i += 1;
     }
     t
 };
@@ -158,14 +165,17 @@ pub fn observe(s: &State, out: &mut [f32]) {
     let who = s.decider();
     let me = &s.board[who.index()];
     let opp = &s.board[who.other().index()];
-    // The 48 point blocks as one fixed-size array: whole-block copies, no bounds checks
+    // The 48 point blocks as 24 fixed-size pairs: whole-pair copies, no bounds checks
     // (a point holds at most 15 checkers, so `& 15` only tells the compiler so).
-    let blocks: &mut [[f32; PER_POINT]; 48] = out[..BARS].as_chunks_mut::<PER_POINT>().0.try_into().expect("48 point blocks");
-    for q in 0..24 {
-        debug_assert!(me[q + 1] <= CHECKERS && opp[24 - q] <= CHECKERS);
-        blocks[q] = POINT_TABLE[(me[q + 1] & 15) as usize];
-        // The opponent's checkers on the mover's point q + 1 sit on its point 24 - q.
-        blocks[24 + q] = POINT_TABLE[(opp[24 - q] & 15) as usize];
+    let pairs: &mut [[f32; 2 * PER_POINT]; 24] =
+        out[..BARS].as_chunks_mut::<{ 2 * PER_POINT }>().0.try_into().expect("24 pairs of point blocks");
+    let pair = |a: u8, b: u8| &PAIR_TABLE[((a & 15) as usize) << 4 | (b & 15) as usize];
+    for i in 0..12 {
+        let q = 1 + 2 * i;
+        debug_assert!(me[q].max(me[q + 1]).max(opp[25 - q]).max(opp[24 - q]) <= CHECKERS);
+        pairs[i] = *pair(me[q], me[q + 1]);
+        // The opponent's checkers on the mover's point q sit on its point 25 - q.
+        pairs[12 + i] = *pair(opp[25 - q], opp[24 - q]);
     }
     out[BARS] = me[BAR] as f32 / 15.0;
     out[BARS + 1] = opp[BAR] as f32 / 15.0;
