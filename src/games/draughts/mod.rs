@@ -104,12 +104,12 @@ impl Rules for DraughtsRules {
 
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {
         mask.fill(false);
-        self.for_each_legal(s, &mut |a| mask[a.index()] = true);
+        self.for_each_legal_any_order(s, &mut |a| mask[a.index()] = true);
     }
 
     fn is_legal(&self, s: &State, a: Action) -> bool {
         let mut found = false;
-        self.for_each_legal(s, &mut |x| found |= x == a);
+        self.for_each_legal_any_order(s, &mut |x| found |= x == a);
         found
     }
 

@@ -274,6 +274,34 @@ impl Engine {
                 }
             }
         }
+        self.quiet_king_steps(b, side, occ, f);
+    }
+
+    /// The calls of [`Engine::quiet_steps`] in another order (the men's
+    /// steps by direction, then by target square), for callers that only
+    /// collect them (the legal mask). A man's step is a shift of the men's
+    /// bitboard: no branch per man and direction, where the ordered walk
+    /// mispredicted about ten branches a `checkers` step.
+    pub fn quiet_steps_any_order(&self, b: &Board, side: usize, f: &mut impl FnMut(u8, u8, usize, u8, bool)) {
+        let g = &self.geo;
+        let occ = b.occupied();
+        let empty = g.valid & !occ;
+        for &d in &FORWARD[side] {
+            let mut to = g.shift(b.men[side], d) & empty;
+            while to != 0 {
+                let t = to.trailing_zeros() as u8;
+                to &= to - 1;
+                // Directions 0..4 pair up as opposites d, 3 - d.
+                let from = g.step[t as usize][3 - d];
+                debug_assert!(b.men[side] & bit(from) != 0 && g.step[from as usize][d] == t);
+                f(from, t, d, 1, g.far_row[side] & bit(t) != 0);
+            }
+        }
+        self.quiet_king_steps(b, side, occ, f);
+    }
+
+    fn quiet_king_steps(&self, b: &Board, side: usize, occ: u64, f: &mut impl FnMut(u8, u8, usize, u8, bool)) {
+        let g = &self.geo;
         let mut kings = b.kings[side];
         while kings != 0 {
             let p = kings.trailing_zeros() as u8;

@@ -143,8 +143,20 @@ impl DraughtsRules {
         }
     }
 
-    /// Calls `f` for every legal game action (offer actions excluded).
+    /// Calls `f` for every legal game action (offer actions excluded), in
+    /// the order the turn listings and searches follow.
     pub fn for_each_legal(&self, s: &State, f: &mut impl FnMut(Action)) {
+        self.legal_walk::<true>(s, f)
+    }
+
+    /// The actions of [`DraughtsRules::for_each_legal`] in an order of the
+    /// move generator's choosing: for callers that collect them into a set
+    /// (the legal mask, legality tests), where the plain moves cost less so.
+    pub fn for_each_legal_any_order(&self, s: &State, f: &mut impl FnMut(Action)) {
+        self.legal_walk::<false>(s, f)
+    }
+
+    fn legal_walk<const ORDERED: bool>(&self, s: &State, f: &mut impl FnMut(Action)) {
         if s.result != ONGOING {
             return;
         }
@@ -171,7 +183,7 @@ impl DraughtsRules {
             if src != 0 {
                 self.emit_compulsory_hops(s, src, occ, opp_all, f);
             } else {
-                self.emit_quiet(s, None, f);
+                self.emit_quiet::<ORDERED>(s, None, f);
             }
             return;
         }
@@ -190,7 +202,7 @@ impl DraughtsRules {
             src &= src - 1;
             self.emit_hops(s, p, occ & !bit(p), opp_all, false, f);
         }
-        self.emit_quiet(s, self.banned(s), f);
+        self.emit_quiet::<ORDERED>(s, self.banned(s), f);
         if s.huffed.is_none() && s.huff != 0 {
             let mut h = s.huff;
             while h != 0 {
@@ -204,18 +216,23 @@ impl DraughtsRules {
         }
     }
 
-    fn emit_quiet(&self, s: &State, banned: Option<(u8, u8)>, f: &mut impl FnMut(Action)) {
+    fn emit_quiet<const ORDERED: bool>(&self, s: &State, banned: Option<(u8, u8)>, f: &mut impl FnMut(Action)) {
         let side = s.side as usize;
-        self.eng.quiet_steps(&s.board, side, &mut |from, to, dir, dist, _| {
+        let mut emit = |from, to, dir, dist, _| {
             if banned != Some((from, to)) {
                 f(self.hop_action(side, from, dir, dist));
             }
-        });
+        };
+        if ORDERED {
+            self.eng.quiet_steps(&s.board, side, &mut emit);
+        } else {
+            self.eng.quiet_steps_any_order(&s.board, side, &mut emit);
+        }
     }
 
     pub fn has_legal(&self, s: &State) -> bool {
         let mut any = false;
-        self.for_each_legal(s, &mut |_| any = true);
+        self.for_each_legal_any_order(s, &mut |_| any = true);
         any
     }
 

@@ -43,6 +43,36 @@ fn random_games_invariants_every_preset() {
     }
 }
 
+#[test]
+fn the_legal_mask_walk_lists_the_same_actions_as_the_ordered_walk() {
+    // The mask takes the plain moves by bitboard shifts, in another order.
+    use rand::RngExt;
+    for p in presets::PRESETS {
+        let r = rules(*p);
+        let mut rng = rng_from_seed(11);
+        let mut decisions = 0;
+        for _ in 0..40 {
+            let mut s = r.initial_state(&mut rng);
+            for _ in 0..300 {
+                let (mut ordered, mut any) = (Vec::new(), Vec::new());
+                r.for_each_legal(&s, &mut |a| ordered.push(a));
+                r.for_each_legal_any_order(&s, &mut |a| any.push(a));
+                any.sort();
+                let mut want = ordered.clone();
+                want.sort();
+                assert_eq!(any, want, "{}: {}", p.id, r.to_position(&s));
+                if ordered.is_empty() {
+                    break;
+                }
+                decisions += 1;
+                let a: Action = ordered[rng.random_range(0..ordered.len())];
+                r.apply(&mut s, a, &mut rng);
+            }
+        }
+        assert!(decisions > 1000, "{}: {decisions}", p.id);
+    }
+}
+
 fn sorted(v: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
     v.sort();
