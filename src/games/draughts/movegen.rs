@@ -166,14 +166,17 @@ impl Engine {
         let occ = b.occupied();
         let empty = g.valid & !occ;
         let opp = b.pieces(1 - side);
-        let men = b.men[side];
+        // Short kings capture like men in every direction: by shifts too, with
+        // no branch per piece (only flying kings walk their rays below).
+        let (short_kings, mut kings) = if self.preset.flying { (0, b.kings[side]) } else { (b.kings[side], 0) };
         let mut src = 0;
-        let dirs: &[usize] = if self.preset.men_back { &ALL_DIRS } else { &FORWARD[side] };
-        for &d in dirs {
+        for d in ALL_DIRS {
             let back = 3 - d;
-            src |= g.shift(g.shift(empty, back) & opp, back) & men;
+            // Men capture forward only (UP_* for player 0, DOWN_* for player 1) unless men_back.
+            let men_may = self.preset.men_back || (d < DOWN_LEFT) == (side == 0);
+            let men = b.men[side] & (men_may as u64).wrapping_neg();
+            src |= g.shift(g.shift(empty, back) & opp, back) & (men | short_kings);
         }
-        let mut kings = b.kings[side];
         while kings != 0 {
             let p = kings.trailing_zeros() as u8;
             kings &= kings - 1;

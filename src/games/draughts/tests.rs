@@ -73,6 +73,44 @@ fn the_legal_mask_walk_lists_the_same_actions_as_the_ordered_walk() {
     }
 }
 
+#[test]
+fn capture_sources_are_the_pieces_that_can_capture_one_by_one() {
+    // capture_sources works by bitboard shifts for men and short kings.
+    use rand::RngExt;
+    for p in presets::PRESETS {
+        let r = rules(*p);
+        let mut rng = rng_from_seed(12);
+        let (mut checked, mut with_kings) = (0, 0);
+        for _ in 0..40 {
+            let mut s = r.initial_state(&mut rng);
+            for _ in 0..300 {
+                let b = &s.board;
+                let side = s.side as usize;
+                let (occ, opp) = (b.occupied(), b.pieces(1 - side));
+                let mut want = 0u64;
+                for (pieces, king) in [(b.men[side], false), (b.kings[side], true)] {
+                    for q in crate::bits::SetBits(pieces) {
+                        if r.eng.can_capture_from(occ & !(1 << q), opp, q as u8, king, side) {
+                            want |= 1 << q;
+                        }
+                    }
+                }
+                assert_eq!(r.eng.capture_sources(b, side), want, "{}: {}", p.id, r.to_position(&s));
+                checked += 1;
+                with_kings += (want & b.kings[side] != 0) as u32;
+                let mut acts = Vec::new();
+                r.for_each_legal(&s, &mut |a| acts.push(a));
+                if acts.is_empty() {
+                    break;
+                }
+                let a: Action = acts[rng.random_range(0..acts.len())];
+                r.apply(&mut s, a, &mut rng);
+            }
+        }
+        assert!(checked > 1000 && with_kings > 10, "{}: {checked} positions, {with_kings} with a capturing king", p.id);
+    }
+}
+
 fn sorted(v: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
     v.sort();
