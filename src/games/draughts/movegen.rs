@@ -322,6 +322,21 @@ impl Engine {
         }
     }
 
+    /// Whether `side` has a plain move: a man with an empty square ahead, or
+    /// a king with an empty neighbour (the first square of a flying king's
+    /// ray is a short king's step).
+    pub fn has_quiet(&self, b: &Board, side: usize) -> bool {
+        let g = &self.geo;
+        let empty = g.valid & !b.occupied();
+        let mut to = 0;
+        for d in ALL_DIRS {
+            let men_may = (d < DOWN_LEFT) == (side == 0);
+            let men = b.men[side] & (men_may as u64).wrapping_neg();
+            to |= g.shift(men | b.kings[side], d) & empty;
+        }
+        to != 0
+    }
+
     /// Number of plain moves (bulk count for perft).
     fn count_quiet(&self, b: &Board, side: usize) -> u64 {
         let g = &self.geo;

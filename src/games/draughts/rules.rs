@@ -231,6 +231,13 @@ impl DraughtsRules {
     }
 
     pub fn has_legal(&self, s: &State) -> bool {
+        if s.result == ONGOING && !self.eng.preset.soplo() && s.cap.is_none() {
+            // Compulsory capture at a turn boundary: a piece that can capture
+            // has a sequence, and otherwise any plain move will do (no move
+            // is banned outside soplo). Bitboards, without listing the turn.
+            let side = s.side as usize;
+            return self.eng.capture_sources(&s.board, side) != 0 || self.eng.has_quiet(&s.board, side);
+        }
         let mut any = false;
         self.for_each_legal_any_order(s, &mut |_| any = true);
         any

@@ -45,7 +45,8 @@ fn random_games_invariants_every_preset() {
 
 #[test]
 fn the_legal_mask_walk_lists_the_same_actions_as_the_ordered_walk() {
-    // The mask takes the plain moves by bitboard shifts, in another order.
+    // The mask takes the plain moves by bitboard shifts, in another order;
+    // has_legal answers from bitboards without listing.
     use rand::RngExt;
     for p in presets::PRESETS {
         let r = rules(*p);
@@ -61,6 +62,7 @@ fn the_legal_mask_walk_lists_the_same_actions_as_the_ordered_walk() {
                 let mut want = ordered.clone();
                 want.sort();
                 assert_eq!(any, want, "{}: {}", p.id, r.to_position(&s));
+                assert_eq!(r.has_legal(&s), !want.is_empty(), "{}: {}", p.id, r.to_position(&s));
                 if ordered.is_empty() {
                     break;
                 }
@@ -75,7 +77,7 @@ fn the_legal_mask_walk_lists_the_same_actions_as_the_ordered_walk() {
 
 #[test]
 fn capture_sources_are_the_pieces_that_can_capture_one_by_one() {
-    // capture_sources works by bitboard shifts for men and short kings.
+    // capture_sources works by bitboard shifts for men and short kings; so does has_quiet.
     use rand::RngExt;
     for p in presets::PRESETS {
         let r = rules(*p);
@@ -96,6 +98,9 @@ fn capture_sources_are_the_pieces_that_can_capture_one_by_one() {
                     }
                 }
                 assert_eq!(r.eng.capture_sources(b, side), want, "{}: {}", p.id, r.to_position(&s));
+                let mut quiet = false;
+                r.eng.quiet_moves(b, side, &mut |_, _, _| quiet = true);
+                assert_eq!(r.eng.has_quiet(b, side), quiet, "{}: {}", p.id, r.to_position(&s));
                 checked += 1;
                 with_kings += (want & b.kings[side] != 0) as u32;
                 let mut acts = Vec::new();
