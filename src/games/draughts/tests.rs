@@ -116,6 +116,41 @@ fn capture_sources_are_the_pieces_that_can_capture_one_by_one() {
     }
 }
 
+#[test]
+fn the_packed_observation_is_the_full_one_packed_from_either_side() {
+    // The packed writer sets bits from the bitboards; the reference packs the full planes.
+    use crate::game::{ObsFormat, ObsLayout};
+    use rand::RngExt;
+    for p in presets::PRESETS {
+        let r = rules(*p);
+        let layout = ObsLayout::new(&r, ObsFormat::Packed);
+        let mut rng = rng_from_seed(13);
+        let mut sides = [0; 2];
+        for _ in 0..20 {
+            let mut s = r.initial_state(&mut rng);
+            for _ in 0..300 {
+                let mut full = vec![0.0; r.spec().observation_len()];
+                r.observe(&s, &mut full);
+                let mut compact = vec![0.0; layout.compact_len()];
+                layout.gather(&full, &mut compact);
+                let (mut want, mut got) = (vec![0u8; layout.len()], vec![0xAAu8; layout.len()]);
+                layout.pack(&compact, &mut want);
+                r.observe_packed(&s, &layout, &mut got);
+                assert_eq!(got, want, "{}: {}", p.id, r.to_position(&s));
+                sides[s.side as usize] += 1;
+                let mut acts = Vec::new();
+                r.for_each_legal(&s, &mut |a| acts.push(a));
+                if acts.is_empty() {
+                    break;
+                }
+                let a: Action = acts[rng.random_range(0..acts.len())];
+                r.apply(&mut s, a, &mut rng);
+            }
+        }
+        assert!(sides[0] > 500 && sides[1] > 500, "{}: {sides:?}", p.id);
+    }
+}
+
 fn sorted(v: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
     v.sort();
