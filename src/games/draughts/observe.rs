@@ -71,6 +71,16 @@ pub fn compact_planes(r: &DraughtsRules) -> Vec<(usize, PlaneCode)> {
 trait Sink {
     /// Entry `cell` of full plane `plane` is 1.
     fn set(&mut self, plane: usize, cell: usize);
+    /// The entries of the pieces of `bb` in full plane `plane` are 1
+    /// (`cells`: each padded bit's cell from the mover's point of view).
+    #[inline(always)]
+    fn pieces(&mut self, plane: usize, mut bb: u64, cells: &[u8; 64], _side: usize) {
+        while bb != 0 {
+            let b = bb.trailing_zeros() as usize;
+            bb &= bb - 1;
+            self.set(plane, cells[b & 63] as usize);
+        }
+    }
     /// Every entry of full plane `plane` is `value`.
     fn fill(&mut self, plane: usize, value: f32);
 }
@@ -92,10 +102,10 @@ fn emit(r: &DraughtsRules, s: &State, sink: &mut impl Sink) {
         }
     }
     let b = &s.board;
-    set(sink, &cell, MY_MEN, b.men[me]);
-    set(sink, &cell, MY_KINGS, b.kings[me]);
-    set(sink, &cell, OPP_MEN, b.men[op]);
-    set(sink, &cell, OPP_KINGS, b.kings[op]);
+    sink.pieces(MY_MEN, b.men[me], cells, me);
+    sink.pieces(MY_KINGS, b.kings[me], cells, me);
+    sink.pieces(OPP_MEN, b.men[op], cells, me);
+    sink.pieces(OPP_KINGS, b.kings[op], cells, me);
     set(sink, &cell, HUFF, s.huff);
     if let Some(f) = s.force {
         set(sink, &cell, FORCE_MY_MEN, f.men[me]);
@@ -188,12 +198,63 @@ impl Packed<'_> {
     }
 }
 
+/// A row's four dark squares (bits 0..4) to their cells' bits 0, 2, 4, 6.
+const SPREAD4: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut v = 0;
+    while v < 16 {
+        t[v] = (v & 1 | (v & 2) << 1 | (v & 4) << 2 | (v & 8) << 3) as u8;
+        v += 1;
+    }
+    t
+};
+
+/// The 8x8 plane of `bb` as 64 bits (bit `row * 8 + col`) from `side`'s
+/// point of view. Player 0's padded layout keeps each row's four dark
+/// squares together (rows pair up in 9 bits: 4 squares, 4 squares, a pad),
+/// on the odd columns of even rows and the even columns of odd rows; player
+/// 1's view is the board turned 180 degrees, the 64 bits reversed.
+#[inline(always)]
+fn plane8(bb: u64, side: usize) -> u64 {
+    let mut plane = 0u64;
+    for r in 0..8 {
+        let nibble = (bb >> ((r / 2) * 9 + (r % 2) * 4)) as usize & 15;
+        plane |= (SPREAD4[nibble] as u64) << (r * 8 + 1 - r % 2);
+    }
+    if side == 1 {
+        plane.reverse_bits()
+    } else {
+        plane
+    }
+}
+
 impl Sink for Packed<'_> {
     #[inline(always)]
     fn set(&mut self, plane: usize, cell: usize) {
         let (at, _) = self.at[plane];
         if at != u32::MAX {
             let i = at as usize + cell;
+            self.out[i >> 3] |= 1 << (i & 7);
+        }
+    }
+    #[inline(always)]
+    fn pieces(&mut self, plane: usize, mut bb: u64, cells: &[u8; 64], side: usize) {
+        let (at, _) = self.at[plane];
+        if at == u32::MAX {
+            return;
+        }
+        if self.area == 64 && at % 8 == 0 {
+            // A whole byte-aligned 8x8 plane at once, with no branch per piece
+            // (the loop's exit was mispredicted about once a plane).
+            let at = at as usize / 8;
+            let word: &mut [u8; 8] = (&mut self.out[at..at + 8]).try_into().expect("8 bytes");
+            *word = (u64::from_le_bytes(*word) | plane8(bb, side)).to_le_bytes();
+            return;
+        }
+        while bb != 0 {
+            let b = bb.trailing_zeros() as usize;
+            bb &= bb - 1;
+            let i = at as usize + cells[b & 63] as usize;
             self.out[i >> 3] |= 1 << (i & 7);
         }
     }
