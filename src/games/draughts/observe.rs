@@ -74,15 +74,21 @@ trait Sink {
     /// The entries of the pieces of `bb` in full plane `plane` are 1
     /// (`cells`: each padded bit's cell from the mover's point of view).
     #[inline(always)]
-    fn pieces(&mut self, plane: usize, mut bb: u64, cells: &[u8; 64], _side: usize) {
-        while bb != 0 {
-            let b = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
-            self.set(plane, cells[b & 63] as usize);
-        }
+    fn pieces(&mut self, plane: usize, bb: u64, cells: &[u8; 64], _side: usize) {
+        each_piece(self, plane, bb, cells);
     }
     /// Every entry of full plane `plane` is `value`.
     fn fill(&mut self, plane: usize, value: f32);
+}
+
+/// [`Sink::set`] for each square of `bb` (`cells`: each padded bit's cell).
+#[inline(always)]
+fn each_piece<K: Sink + ?Sized>(sink: &mut K, plane: usize, mut bb: u64, cells: &[u8; 64]) {
+    while bb != 0 {
+        let b = bb.trailing_zeros() as usize;
+        bb &= bb - 1;
+        sink.set(plane, cells[b & 63] as usize);
+    }
 }
 
 /// Every non-zero entry of the observation of `s`, plane by plane.
@@ -92,43 +98,34 @@ fn emit(r: &DraughtsRules, s: &State, sink: &mut impl Sink) {
     let op = 1 - me;
     // The mover's view of each square: player 1's board turned 180 degrees.
     let cells = &g.cell[me & 1];
-    let cell = |b: u8| -> usize { cells[b as usize & 63] as usize };
-    #[inline(always)]
-    fn set<K: Sink>(sink: &mut K, cell: &impl Fn(u8) -> usize, plane: usize, mut bb: u64) {
-        while bb != 0 {
-            let b = bb.trailing_zeros() as u8;
-            bb &= bb - 1;
-            sink.set(plane, cell(b));
-        }
-    }
     let b = &s.board;
     sink.pieces(MY_MEN, b.men[me], cells, me);
     sink.pieces(MY_KINGS, b.kings[me], cells, me);
     sink.pieces(OPP_MEN, b.men[op], cells, me);
     sink.pieces(OPP_KINGS, b.kings[op], cells, me);
-    set(sink, &cell, HUFF, s.huff);
+    each_piece(sink, HUFF, s.huff, cells);
     if let Some(f) = s.force {
-        set(sink, &cell, FORCE_MY_MEN, f.men[me]);
-        set(sink, &cell, FORCE_MY_MEN + 1, f.kings[me]);
-        set(sink, &cell, FORCE_MY_MEN + 2, f.men[op]);
-        set(sink, &cell, FORCE_MY_MEN + 3, f.kings[op]);
+        each_piece(sink, FORCE_MY_MEN, f.men[me], cells);
+        each_piece(sink, FORCE_MY_MEN + 1, f.kings[me], cells);
+        each_piece(sink, FORCE_MY_MEN + 2, f.men[op], cells);
+        each_piece(sink, FORCE_MY_MEN + 3, f.kings[op], cells);
     }
     if let Some((from, at)) = s.cap {
-        set(sink, &cell, CAP_PIECE, 1 << at);
-        set(sink, &cell, CAP_START, 1 << from);
+        each_piece(sink, CAP_PIECE, 1 << at, cells);
+        each_piece(sink, CAP_START, 1 << from, cells);
     }
-    set(sink, &cell, JUMPED, s.jumped);
-    set(sink, &cell, CAPTURERS, s.capturers);
+    each_piece(sink, JUMPED, s.jumped, cells);
+    each_piece(sink, CAPTURERS, s.capturers, cells);
     if let Some((q, _)) = s.huffed {
-        set(sink, &cell, HUFFED, 1 << q);
+        each_piece(sink, HUFFED, 1 << q, cells);
     }
     for (p, base) in [(me, MY_SHUFFLE), (op, OPP_SHUFFLE)] {
         let len = s.shuffle_len[p] as usize;
         // Last move first, then the one before it.
         for (slot, i) in (0..len).rev().enumerate() {
             let (from, to) = s.shuffle[p][i];
-            set(sink, &cell, base + 2 * slot, 1 << from);
-            set(sink, &cell, base + 2 * slot + 1, 1 << to);
+            each_piece(sink, base + 2 * slot, 1 << from, cells);
+            each_piece(sink, base + 2 * slot + 1, 1 << to, cells);
         }
     }
     if s.force.is_some() {
@@ -238,7 +235,7 @@ impl Sink for Packed<'_> {
         }
     }
     #[inline(always)]
-    fn pieces(&mut self, plane: usize, mut bb: u64, cells: &[u8; 64], side: usize) {
+    fn pieces(&mut self, plane: usize, bb: u64, cells: &[u8; 64], side: usize) {
         let (at, _) = self.at[plane];
         if at == u32::MAX {
             return;
@@ -251,12 +248,7 @@ impl Sink for Packed<'_> {
             *word = (u64::from_le_bytes(*word) | plane8(bb, side)).to_le_bytes();
             return;
         }
-        while bb != 0 {
-            let b = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
-            let i = at as usize + cells[b & 63] as usize;
-            self.out[i >> 3] |= 1 << (i & 7);
-        }
+        each_piece(self, plane, bb, cells);
     }
     fn fill(&mut self, plane: usize, value: f32) {
         let (at, code) = self.at[plane];

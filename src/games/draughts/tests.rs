@@ -43,34 +43,45 @@ fn random_games_invariants_every_preset() {
     }
 }
 
+/// Calls `f` at every position of `games` random games (at most 300
+/// decisions each, the last position included), one generator for all;
+/// returns the decisions made.
+fn random_positions(r: &DraughtsRules, seed: u64, games: usize, mut f: impl FnMut(&State)) -> usize {
+    use rand::RngExt;
+    let mut rng = rng_from_seed(seed);
+    let mut decisions = 0;
+    for _ in 0..games {
+        let mut s = r.initial_state(&mut rng);
+        for _ in 0..300 {
+            f(&s);
+            let mut acts = Vec::new();
+            r.for_each_legal(&s, &mut |a| acts.push(a));
+            if acts.is_empty() {
+                break;
+            }
+            decisions += 1;
+            let a: Action = acts[rng.random_range(0..acts.len())];
+            r.apply(&mut s, a, &mut rng);
+        }
+    }
+    decisions
+}
+
 #[test]
 fn the_legal_mask_walk_lists_the_same_actions_as_the_ordered_walk() {
     // The mask takes the plain moves by bitboard shifts, in another order;
     // has_legal answers from bitboards without listing.
-    use rand::RngExt;
     for p in presets::PRESETS {
         let r = rules(*p);
-        let mut rng = rng_from_seed(11);
-        let mut decisions = 0;
-        for _ in 0..40 {
-            let mut s = r.initial_state(&mut rng);
-            for _ in 0..300 {
-                let (mut ordered, mut any) = (Vec::new(), Vec::new());
-                r.for_each_legal(&s, &mut |a| ordered.push(a));
-                r.for_each_legal_any_order(&s, &mut |a| any.push(a));
-                any.sort();
-                let mut want = ordered.clone();
-                want.sort();
-                assert_eq!(any, want, "{}: {}", p.id, r.to_position(&s));
-                assert_eq!(r.has_legal(&s), !want.is_empty(), "{}: {}", p.id, r.to_position(&s));
-                if ordered.is_empty() {
-                    break;
-                }
-                decisions += 1;
-                let a: Action = ordered[rng.random_range(0..ordered.len())];
-                r.apply(&mut s, a, &mut rng);
-            }
-        }
+        let decisions = random_positions(&r, 11, 40, |s| {
+            let (mut want, mut any) = (Vec::new(), Vec::new());
+            r.for_each_legal(s, &mut |a| want.push(a));
+            r.for_each_legal_any_order(s, &mut |a| any.push(a));
+            any.sort();
+            want.sort();
+            assert_eq!(any, want, "{}: {}", p.id, r.to_position(s));
+            assert_eq!(r.has_legal(s), !want.is_empty(), "{}: {}", p.id, r.to_position(s));
+        });
         assert!(decisions > 1000, "{}: {decisions}", p.id);
     }
 }
@@ -78,40 +89,28 @@ fn the_legal_mask_walk_lists_the_same_actions_as_the_ordered_walk() {
 #[test]
 fn capture_sources_are_the_pieces_that_can_capture_one_by_one() {
     // capture_sources works by bitboard shifts for men and short kings; so does has_quiet.
-    use rand::RngExt;
     for p in presets::PRESETS {
         let r = rules(*p);
-        let mut rng = rng_from_seed(12);
         let (mut checked, mut with_kings) = (0, 0);
-        for _ in 0..40 {
-            let mut s = r.initial_state(&mut rng);
-            for _ in 0..300 {
-                let b = &s.board;
-                let side = s.side as usize;
-                let (occ, opp) = (b.occupied(), b.pieces(1 - side));
-                let mut want = 0u64;
-                for (pieces, king) in [(b.men[side], false), (b.kings[side], true)] {
-                    for q in crate::bits::SetBits(pieces) {
-                        if r.eng.can_capture_from(occ & !(1 << q), opp, q as u8, king, side) {
-                            want |= 1 << q;
-                        }
+        random_positions(&r, 12, 40, |s| {
+            let b = &s.board;
+            let side = s.side as usize;
+            let (occ, opp) = (b.occupied(), b.pieces(1 - side));
+            let mut want = 0u64;
+            for (pieces, king) in [(b.men[side], false), (b.kings[side], true)] {
+                for q in crate::bits::SetBits(pieces) {
+                    if r.eng.can_capture_from(occ & !(1 << q), opp, q as u8, king, side) {
+                        want |= 1 << q;
                     }
                 }
-                assert_eq!(r.eng.capture_sources(b, side), want, "{}: {}", p.id, r.to_position(&s));
-                let mut quiet = false;
-                r.eng.quiet_moves(b, side, &mut |_, _, _| quiet = true);
-                assert_eq!(r.eng.has_quiet(b, side), quiet, "{}: {}", p.id, r.to_position(&s));
-                checked += 1;
-                with_kings += (want & b.kings[side] != 0) as u32;
-                let mut acts = Vec::new();
-                r.for_each_legal(&s, &mut |a| acts.push(a));
-                if acts.is_empty() {
-                    break;
-                }
-                let a: Action = acts[rng.random_range(0..acts.len())];
-                r.apply(&mut s, a, &mut rng);
             }
-        }
+            assert_eq!(r.eng.capture_sources(b, side), want, "{}: {}", p.id, r.to_position(s));
+            let mut quiet = false;
+            r.eng.quiet_moves(b, side, &mut |_, _, _| quiet = true);
+            assert_eq!(r.eng.has_quiet(b, side), quiet, "{}: {}", p.id, r.to_position(s));
+            checked += 1;
+            with_kings += (want & b.kings[side] != 0) as u32;
+        });
         assert!(checked > 1000 && with_kings > 10, "{}: {checked} positions, {with_kings} with a capturing king", p.id);
     }
 }
@@ -120,33 +119,21 @@ fn capture_sources_are_the_pieces_that_can_capture_one_by_one() {
 fn the_packed_observation_is_the_full_one_packed_from_either_side() {
     // The packed writer sets bits from the bitboards; the reference packs the full planes.
     use crate::game::{ObsFormat, ObsLayout};
-    use rand::RngExt;
     for p in presets::PRESETS {
         let r = rules(*p);
         let layout = ObsLayout::new(&r, ObsFormat::Packed);
-        let mut rng = rng_from_seed(13);
         let mut sides = [0; 2];
-        for _ in 0..20 {
-            let mut s = r.initial_state(&mut rng);
-            for _ in 0..300 {
-                let mut full = vec![0.0; r.spec().observation_len()];
-                r.observe(&s, &mut full);
-                let mut compact = vec![0.0; layout.compact_len()];
-                layout.gather(&full, &mut compact);
-                let (mut want, mut got) = (vec![0u8; layout.len()], vec![0xAAu8; layout.len()]);
-                layout.pack(&compact, &mut want);
-                r.observe_packed(&s, &layout, &mut got);
-                assert_eq!(got, want, "{}: {}", p.id, r.to_position(&s));
-                sides[s.side as usize] += 1;
-                let mut acts = Vec::new();
-                r.for_each_legal(&s, &mut |a| acts.push(a));
-                if acts.is_empty() {
-                    break;
-                }
-                let a: Action = acts[rng.random_range(0..acts.len())];
-                r.apply(&mut s, a, &mut rng);
-            }
-        }
+        random_positions(&r, 13, 20, |s| {
+            let mut full = vec![0.0; r.spec().observation_len()];
+            r.observe(s, &mut full);
+            let mut compact = vec![0.0; layout.compact_len()];
+            layout.gather(&full, &mut compact);
+            let (mut want, mut got) = (vec![0u8; layout.len()], vec![0xAAu8; layout.len()]);
+            layout.pack(&compact, &mut want);
+            r.observe_packed(s, &layout, &mut got);
+            assert_eq!(got, want, "{}: {}", p.id, r.to_position(s));
+            sides[s.side as usize] += 1;
+        });
         assert!(sides[0] > 500 && sides[1] > 500, "{}: {sides:?}", p.id);
     }
 }
