@@ -13,7 +13,7 @@
 //! legal mask an env last showed is kept as a bitset (validation never trusts
 //! caller memory, and `rollout` samples from it without scanning bytes).
 
-use crate::bits::{has_bit, pack_mask, random_set_bit};
+use crate::bits::{has_bit, random_set_bit};
 use crate::core::{derive_seed, rng_from_seed, sample_outcome, Action, GameRng, ToAct};
 use crate::error::{GameError, Result};
 use crate::game::{ObsBuf, Rules};
@@ -415,8 +415,7 @@ impl<S: Clone> Slot<S> {
         let session = &self.env.session;
         let to_act = session.to_act(rules);
         game.observe(&session.state, row.obs.buf());
-        session.legal_mask(rules, &game.common, row.mask);
-        pack_mask(row.mask, bits);
+        session.legal_mask_bits(rules, &game.common, row.mask, bits);
         *row.to_act = to_act.code();
         rules.write_info(&session.state, row.info);
     }

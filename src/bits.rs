@@ -155,6 +155,12 @@ fn pack64(chunk: &[u8; 64]) -> u64 {
     }
 }
 
+/// Sets bit `a` of the bitset (which must hold it).
+#[inline(always)]
+pub fn set_bit(bits: &mut [u64], a: usize) {
+    bits[a / 64] |= 1 << (a % 64);
+}
+
 /// Whether bit `a` of the bitset is set (false past its end).
 #[inline]
 pub fn has_bit(bits: &[u64], a: usize) -> bool {

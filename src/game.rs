@@ -383,6 +383,16 @@ pub trait Rules: Send + Sync + Sized + 'static {
     /// chance node the legal actions are exactly the chance outcomes.
     fn legal_mask(&self, s: &Self::State, mask: &mut [bool]);
 
+    /// [`Rules::legal_mask`] and the same set as bits (bit j of word w is
+    /// action 64 w + j; every word of `bits` written), for the batch, which
+    /// keeps both. Default: the mask, then packed. Games that find their
+    /// actions one at a time set both as they go: packing a 934-entry mask
+    /// cost a draughts step more than its plain moves.
+    fn legal_mask_bits(&self, s: &Self::State, mask: &mut [bool], bits: &mut [u64]) {
+        self.legal_mask(s, mask);
+        crate::bits::pack_mask(mask, bits);
+    }
+
     /// Applies a legal action. `rng` serves sampled chance (dice rolled after
     /// a turn); deterministic games ignore it.
     fn apply(&self, s: &mut Self::State, a: Action, rng: &mut GameRng) -> Applied;

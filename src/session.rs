@@ -346,22 +346,55 @@ impl<S: Clone> Session<S> {
     }
 
     pub fn legal_mask<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool]) {
-        let n = rules.spec().num_actions;
-        if self.verdict.is_some() {
-            mask.fill(false);
-            return;
+        if self.game_masked(rules, mask, &mut []) {
+            rules.legal_mask(&self.state, mask);
+            self.offers_masked(rules, common, mask, &mut []);
         }
+    }
+
+    /// [`Session::legal_mask`], and the same set as bits (`bits` covers every
+    /// action; every word written).
+    pub fn legal_mask_bits<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool], bits: &mut [u64]) {
+        if self.game_masked(rules, mask, bits) {
+            rules.legal_mask_bits(&self.state, mask, bits);
+            self.offers_masked(rules, common, mask, bits);
+        }
+    }
+
+    /// Writes the whole mask (and `bits`, unless empty) where the game's own
+    /// actions do not count: a decided game, a pending draw offer. Returns
+    /// whether the rules' mask is wanted instead.
+    fn game_masked<R: Rules<State = S>>(&self, rules: &R, mask: &mut [bool], bits: &mut [u64]) -> bool {
+        if self.verdict.is_none() && !matches!(self.offer, Offer::Pending { .. }) {
+            return true;
+        }
+        mask.fill(false);
+        bits.fill(0);
         if let Offer::Pending { .. } = self.offer {
-            mask.fill(false);
-            mask[OfferAction::AcceptDraw.action(n).index()] = true;
-            mask[OfferAction::DeclineDraw.action(n).index()] = true;
-            return;
+            let n = rules.spec().num_actions;
+            for a in [OfferAction::AcceptDraw, OfferAction::DeclineDraw] {
+                Self::mark(mask, bits, a.action(n).index(), true);
+            }
         }
-        rules.legal_mask(&self.state, mask);
+        false
+    }
+
+    /// Sets the offer actions open to a player to move (the rules never set them).
+    fn offers_masked<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool], bits: &mut [u64]) {
         if rules.spec().offers && rules.to_act(&self.state).player().is_some() {
-            mask[OfferAction::Resign.action(n).index()] = common.resign;
-            mask[OfferAction::OfferDraw.action(n).index()] =
-                common.draw_offers && !matches!(self.offer, Offer::Declined { .. });
+            let n = rules.spec().num_actions;
+            Self::mark(mask, bits, OfferAction::Resign.action(n).index(), common.resign);
+            let draw = common.draw_offers && !matches!(self.offer, Offer::Declined { .. });
+            Self::mark(mask, bits, OfferAction::OfferDraw.action(n).index(), draw);
+        }
+    }
+
+    /// `mask[a] = on`, and bit `a` too unless `bits` is empty (cleared
+    /// beforehand: the rules leave offer actions unset).
+    fn mark(mask: &mut [bool], bits: &mut [u64], a: usize, on: bool) {
+        mask[a] = on;
+        if on && !bits.is_empty() {
+            crate::bits::set_bit(bits, a);
         }
     }
 

@@ -39,6 +39,7 @@ pub fn check_random_games<R: Rules>(rules: &R, games: usize, deep_games: usize, 
     let mut report = RandomGames::default();
     let mut mask = vec![false; n];
     let mut mask2 = vec![false; n];
+    let (mut bits, mut bits2) = (vec![0u64; n.div_ceil(64)], vec![0u64; n.div_ceil(64)]);
     let mut obs = vec![0.0f32; spec.observation_len()];
     for g in 0..games {
         let mut rng = rng_from_seed(seed.wrapping_add(g as u64));
@@ -55,6 +56,13 @@ pub fn check_random_games<R: Rules>(rules: &R, games: usize, deep_games: usize, 
             rules.legal_mask(&s, &mut mask);
             rules.legal_mask(&parsed, &mut mask2);
             assert_eq!(mask, mask2, "game {g}: parsed {text:?} has another mask");
+            // The mask with its bits: over buffers full of stale entries.
+            mask2.fill(true);
+            bits.fill(u64::MAX);
+            rules.legal_mask_bits(&s, &mut mask2, &mut bits);
+            assert_eq!(mask, mask2, "game {g}: legal_mask_bits has another mask at {text:?}");
+            crate::bits::pack_mask(&mask, &mut bits2);
+            assert_eq!(bits, bits2, "game {g}: legal_mask_bits has other bits at {text:?}");
             if spec.offers {
                 assert!(mask[n - 4..].iter().all(|&b| !b), "game {g}: rules set an offer action at {text:?}");
             }

@@ -65,6 +65,15 @@ impl Rules for Alquerque {
         self.for_each_legal(s, |a| mask[a.index()] = true);
     }
 
+    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) {
+        mask.fill(false);
+        bits.fill(0);
+        self.for_each_legal(s, |a| {
+            mask[a.index()] = true;
+            crate::bits::set_bit(bits, a.index());
+        });
+    }
+
     fn is_legal(&self, s: &State, a: Action) -> bool {
         if a.index() >= self.spec.num_game_actions() || self.actions[s.side.index()][a.index()][0] == board::NONE {
             return false;

@@ -173,6 +173,19 @@ impl Rules for Backgammon {
         }
     }
 
+    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) {
+        self.legal_mask(s, mask);
+        if s.phase == Phase::Move && !self.cube {
+            // The state keeps the mask of a move as bits already.
+            bits.fill(0);
+            for (b, w) in bits.iter_mut().zip(s.mask) {
+                *b = w;
+            }
+        } else {
+            crate::bits::pack_mask(mask, bits);
+        }
+    }
+
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {
         match s.phase {
             Phase::Move => crate::bits::bits_to_mask(&s.mask, mask),

@@ -107,6 +107,15 @@ impl Rules for DraughtsRules {
         self.for_each_legal_any_order(s, &mut |a| mask[a.index()] = true);
     }
 
+    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) {
+        mask.fill(false);
+        bits.fill(0);
+        self.for_each_legal_any_order(s, &mut |a| {
+            mask[a.index()] = true;
+            crate::bits::set_bit(bits, a.index());
+        });
+    }
+
     fn is_legal(&self, s: &State, a: Action) -> bool {
         let mut found = false;
         self.for_each_legal_any_order(s, &mut |x| found |= x == a);

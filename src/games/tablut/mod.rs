@@ -116,6 +116,12 @@ impl Rules for TablutRules {
         mask[MOVE_ACTIONS..NUM_ACTIONS].fill(false);
     }
 
+    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) {
+        bits.fill(0);
+        s.write_move_mask_bits(mask, bits);
+        mask[MOVE_ACTIONS..NUM_ACTIONS].fill(false);
+    }
+
     #[inline]
     fn apply(&self, s: &mut State, a: Action, _rng: &mut GameRng) -> Applied {
         let (from, to) = decode(a.index());

@@ -167,15 +167,26 @@ impl State {
     /// consecutive, so its move set is written in one go, not move by move.
     #[inline]
     pub fn write_move_mask(&self, mask: &mut [bool]) {
+        self.write_move_mask_bits(mask, &mut []);
+    }
+
+    /// [`State::write_move_mask`], and the move actions' bits too unless
+    /// `bits` is empty (its words must be zero): a square's 16 destinations
+    /// are a quarter of one word.
+    pub fn write_move_mask_bits(&self, mask: &mut [bool], bits: &mut [u64]) {
         let mask = &mut mask[..super::action::MOVE_ACTIONS];
         mask.fill(false);
         if self.is_over() {
             return;
         }
+        let with_bits = !bits.is_empty();
         self.each_piece(|from, k| {
             let row = &mut mask[from * 16..from * 16 + 16];
             row[..8].copy_from_slice(&SPREAD[k as usize & 0xFF]);
             row[8..].copy_from_slice(&SPREAD[k as usize >> 8]);
+            if with_bits {
+                bits[from / 4] |= u64::from(k) << (16 * (from % 4));
+            }
             false
         });
     }
