@@ -195,12 +195,21 @@ impl Packed<'_> {
     }
 }
 
-/// A row's four dark squares (bits 0..4) to their cells' bits 0, 2, 4, 6.
-const SPREAD4: [u8; 16] = {
-    let mut t = [0u8; 16];
+/// Two rows' eight dark squares (a row pair's low 8 bits in the padded
+/// layout) to their 16 cells' bits, from each side's point of view: player
+/// 0's first row holds its squares on the odd columns, its second row on the
+/// even ones; player 1's entry is the same reversed, the pair turned 180
+/// degrees. One lookup a row pair: the step's piece planes are most of what
+/// a packed `checkers` observation costs.
+const PAIR8: [[u16; 256]; 2] = {
+    const fn spread4(v: usize) -> u16 {
+        (v & 1 | (v & 2) << 1 | (v & 4) << 2 | (v & 8) << 3) as u16
+    }
+    let mut t = [[0u16; 256]; 2];
     let mut v = 0;
-    while v < 16 {
-        t[v] = (v & 1 | (v & 2) << 1 | (v & 4) << 2 | (v & 8) << 3) as u8;
+    while v < 256 {
+        t[0][v] = spread4(v & 15) << 1 | spread4(v >> 4) << 8;
+        t[1][v] = t[0][v].reverse_bits();
         v += 1;
     }
     t
@@ -208,21 +217,18 @@ const SPREAD4: [u8; 16] = {
 
 /// The 8x8 plane of `bb` as 64 bits (bit `row * 8 + col`) from `side`'s
 /// point of view. Player 0's padded layout keeps each row's four dark
-/// squares together (rows pair up in 9 bits: 4 squares, 4 squares, a pad),
-/// on the odd columns of even rows and the even columns of odd rows; player
-/// 1's view is the board turned 180 degrees, the 64 bits reversed.
+/// squares together (rows pair up in 9 bits: 4 squares, 4 squares, a pad);
+/// player 1's view is the board turned 180 degrees, the 64 bits reversed,
+/// which puts row pair `p`'s reversed 16 bits at `48 - 16 p` (`16 p ^ 48`).
 #[inline(always)]
 fn plane8(bb: u64, side: usize) -> u64 {
+    let table = &PAIR8[side & 1];
+    let flip = 48 * (side & 1);
     let mut plane = 0u64;
-    for r in 0..8 {
-        let nibble = (bb >> ((r / 2) * 9 + (r % 2) * 4)) as usize & 15;
-        plane |= (SPREAD4[nibble] as u64) << (r * 8 + 1 - r % 2);
+    for p in 0..4 {
+        plane |= u64::from(table[(bb >> (9 * p)) as usize & 255]) << ((16 * p) ^ flip);
     }
-    if side == 1 {
-        plane.reverse_bits()
-    } else {
-        plane
-    }
+    plane
 }
 
 impl Sink for Packed<'_> {
