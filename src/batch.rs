@@ -13,7 +13,7 @@
 //! legal mask an env last showed is kept as a bitset (validation never trusts
 //! caller memory, and `rollout` samples from it without scanning bytes).
 
-use crate::bits::{has_bit, random_set_bit};
+use crate::bits::{count_set_bits, has_bit, random_set_bit_counted};
 use crate::core::{derive_seed, rng_from_seed, sample_outcome, Action, GameRng, ToAct};
 use crate::error::{GameError, Result};
 use crate::game::{ObsBuf, Rules};
@@ -253,6 +253,8 @@ struct Slot<S> {
     policy: GameRng,
     /// Tallies of the current rollout.
     stats: RolloutStats,
+    /// How many actions the env's legal bits hold (set with them).
+    legal_count: u32,
 }
 
 /// N envs of one configured game (it knows no type erasure: see
@@ -339,6 +341,7 @@ impl<R: Rules> Batch<R> {
                     env: Env::new(&game.rules, env_seed),
                     policy: rng_from_seed(env_seed ^ POLICY_SALT),
                     stats: RolloutStats::default(),
+                    legal_count: 0,
                 }
             })
             .collect();
@@ -415,7 +418,7 @@ impl<S: Clone> Slot<S> {
         let session = &self.env.session;
         let to_act = session.to_act(rules);
         game.observe(&session.state, row.obs.buf());
-        session.legal_mask_bits(rules, &game.common, row.mask, bits);
+        self.legal_count = session.legal_mask_bits(rules, &game.common, row.mask, bits);
         *row.to_act = to_act.code();
         rules.write_info(&session.state, row.info);
     }
@@ -444,7 +447,8 @@ impl<S: Clone> Slot<S> {
             let outcomes = rules.chance_outcomes(&self.env.session.state);
             return sample_outcome(&mut self.policy, &outcomes).map_or(0, |a| a.0 as i64);
         }
-        random_set_bit(bits, &mut self.policy).map_or(0, |a| a as i64)
+        debug_assert_eq!(count_set_bits(bits), self.legal_count, "the legal bits and their count disagree");
+        random_set_bit_counted(bits, self.legal_count, &mut self.policy).map_or(0, |a| a as i64)
     }
 }
 

@@ -170,31 +170,53 @@ pub fn has_bit(bits: &[u64], a: usize) -> bool {
 /// A uniformly random set bit of `bits` (`None` when none is set).
 #[inline]
 pub fn random_set_bit(bits: &[u64], rng: &mut GameRng) -> Option<usize> {
+    random_set_bit_counted(bits, count_set_bits(bits), rng)
+}
+
+/// [`random_set_bit`] of a bitset whose `count` set bits are known (the
+/// batch counts a mask's actions as it writes them): the same draw, without
+/// the counting pass over every word.
+#[inline]
+pub fn random_set_bit_counted(bits: &[u64], count: u32, rng: &mut GameRng) -> Option<usize> {
+    if count == 0 {
+        return None;
+    }
+    let k = rng.random_range(0..count);
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU has popcnt (checked just above; the answer is cached).
-            return unsafe { random_set_bit_popcnt(bits, rng) };
+            return unsafe { nth_set_bit_popcnt(bits, k) };
         }
     }
-    random_set_bit_portable(bits, rng)
+    nth_set_bit(bits, k)
+}
+
+/// How many bits of `bits` are set.
+#[inline]
+pub fn count_set_bits(bits: &[u64]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has popcnt (checked just above; the answer is cached).
+            return unsafe { count_set_bits_popcnt(bits) };
+        }
+    }
+    bits.iter().map(|w| w.count_ones()).sum()
+}
+
+// The same code compiled with the hardware popcount (the wheel's baseline
+// x86-64 lacks it and counts bits with a dozen instructions a word).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn count_set_bits_popcnt(bits: &[u64]) -> u32 {
+    bits.iter().map(|w| w.count_ones()).sum()
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn random_set_bit_popcnt(bits: &[u64], rng: &mut GameRng) -> Option<usize> {
-    random_set_bit_portable(bits, rng)
-}
-
-/// Same code for both: compiled with the hardware popcount when called
-/// from [`random_set_bit_popcnt`] (the wheel's baseline x86-64 lacks it).
-#[inline(always)]
-fn random_set_bit_portable(bits: &[u64], rng: &mut GameRng) -> Option<usize> {
-    let legal: u32 = bits.iter().map(|w| w.count_ones()).sum();
-    if legal == 0 {
-        return None;
-    }
-    nth_set_bit(bits, rng.random_range(0..legal))
+unsafe fn nth_set_bit_popcnt(bits: &[u64], k: u32) -> Option<usize> {
+    nth_set_bit(bits, k)
 }
 
 /// The `k`-th set bit (0-based) of `bits`.

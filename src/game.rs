@@ -385,12 +385,15 @@ pub trait Rules: Send + Sync + Sized + 'static {
 
     /// [`Rules::legal_mask`] and the same set as bits (bit j of word w is
     /// action 64 w + j; every word of `bits` written), for the batch, which
-    /// keeps both. Default: the mask, then packed. Games that find their
-    /// actions one at a time set both as they go: packing a 934-entry mask
-    /// cost a draughts step more than its plain moves.
-    fn legal_mask_bits(&self, s: &Self::State, mask: &mut [bool], bits: &mut [u64]) {
+    /// keeps both; returns how many actions are legal. Default: the mask,
+    /// then packed and counted. Games that find their actions one at a time
+    /// set and count them as they go: packing a 934-entry mask cost a
+    /// draughts step more than its plain moves, and counting its 15 words
+    /// for the random policy half as much again.
+    fn legal_mask_bits(&self, s: &Self::State, mask: &mut [bool], bits: &mut [u64]) -> u32 {
         self.legal_mask(s, mask);
         crate::bits::pack_mask(mask, bits);
+        crate::bits::count_set_bits(bits)
     }
 
     /// Applies a legal action. `rng` serves sampled chance (dice rolled after

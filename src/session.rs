@@ -353,11 +353,11 @@ impl<S: Clone> Session<S> {
     }
 
     /// [`Session::legal_mask`], and the same set as bits (`bits` covers every
-    /// action; every word written).
-    pub fn legal_mask_bits<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool], bits: &mut [u64]) {
-        if self.game_masked(rules, mask, bits) {
-            rules.legal_mask_bits(&self.state, mask, bits);
-            self.offers_masked(rules, common, mask, bits);
+    /// action; every word written); returns how many actions are legal.
+    pub fn legal_mask_bits<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool], bits: &mut [u64]) -> u32 {
+        match self.game_masked(rules, mask, bits) {
+            true => rules.legal_mask_bits(&self.state, mask, bits) + self.offers_masked(rules, common, mask, bits),
+            false => 2 * u32::from(matches!(self.offer, Offer::Pending { .. })),
         }
     }
 
@@ -379,14 +379,17 @@ impl<S: Clone> Session<S> {
         false
     }
 
-    /// Sets the offer actions open to a player to move (the rules never set them).
-    fn offers_masked<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool], bits: &mut [u64]) {
-        if rules.spec().offers && rules.to_act(&self.state).player().is_some() {
-            let n = rules.spec().num_actions;
-            Self::mark(mask, bits, OfferAction::Resign.action(n).index(), common.resign);
-            let draw = common.draw_offers && !matches!(self.offer, Offer::Declined { .. });
-            Self::mark(mask, bits, OfferAction::OfferDraw.action(n).index(), draw);
+    /// Sets the offer actions open to a player to move (the rules never set
+    /// them); returns how many.
+    fn offers_masked<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool], bits: &mut [u64]) -> u32 {
+        if !(rules.spec().offers && rules.to_act(&self.state).player().is_some()) {
+            return 0;
         }
+        let n = rules.spec().num_actions;
+        Self::mark(mask, bits, OfferAction::Resign.action(n).index(), common.resign);
+        let draw = common.draw_offers && !matches!(self.offer, Offer::Declined { .. });
+        Self::mark(mask, bits, OfferAction::OfferDraw.action(n).index(), draw);
+        u32::from(common.resign) + u32::from(draw)
     }
 
     /// `mask[a] = on`, and bit `a` too unless `bits` is empty (cleared

@@ -59,10 +59,11 @@ pub fn check_random_games<R: Rules>(rules: &R, games: usize, deep_games: usize, 
             // The mask with its bits: over buffers full of stale entries.
             mask2.fill(true);
             bits.fill(u64::MAX);
-            rules.legal_mask_bits(&s, &mut mask2, &mut bits);
+            let count = rules.legal_mask_bits(&s, &mut mask2, &mut bits);
             assert_eq!(mask, mask2, "game {g}: legal_mask_bits has another mask at {text:?}");
             crate::bits::pack_mask(&mask, &mut bits2);
             assert_eq!(bits, bits2, "game {g}: legal_mask_bits has other bits at {text:?}");
+            assert_eq!(count as usize, mask.iter().filter(|&&b| b).count(), "game {g}: legal_mask_bits miscounts at {text:?}");
             if spec.offers {
                 assert!(mask[n - 4..].iter().all(|&b| !b), "game {g}: rules set an offer action at {text:?}");
             }

@@ -196,6 +196,38 @@ mod tests {
     }
 
     #[test]
+    fn the_legal_bits_and_their_count_include_the_offer_actions() {
+        // The batch samples its random policy from these bits and this count.
+        let r = PileRules::new(5);
+        let on = common(IllegalPolicy::Lose);
+        let off = CommonOptions { resign: false, draw_offers: false, ..on.clone() };
+        let after = |actions: &[i64]| {
+            let mut s = Session::new(&r, 0);
+            for &a in actions {
+                s.apply_with_policy(&r, &on, a).unwrap();
+            }
+            s
+        };
+        // Fresh, a pending offer, a declined one, a resignation.
+        for (actions, c, legal) in [
+            (&[][..], &on, 5),
+            (&[][..], &off, 3),
+            (&[4][..], &on, 2),
+            (&[4, 6][..], &on, 4),
+            (&[0, 3][..], &on, 0),
+        ] {
+            let s = after(actions);
+            let (mut mask, mut bits) = (vec![false; 7], vec![0u64; 1]);
+            s.legal_mask(&r, c, &mut mask);
+            let (mut mask2, mut bits2) = (vec![true; 7], vec![u64::MAX; 1]);
+            let count = s.legal_mask_bits(&r, c, &mut mask2, &mut bits2);
+            crate::bits::pack_mask(&mask, &mut bits);
+            assert_eq!((mask2, bits2), (mask.clone(), bits), "after {actions:?}");
+            assert_eq!(count, legal, "after {actions:?}: {mask:?}");
+        }
+    }
+
+    #[test]
     fn offers_are_masked_out_when_off() {
         let r = PileRules::new(5);
         let c = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false, obs_format: Default::default() };

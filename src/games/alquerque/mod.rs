@@ -65,13 +65,16 @@ impl Rules for Alquerque {
         self.for_each_legal(s, |a| mask[a.index()] = true);
     }
 
-    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) {
+    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) -> u32 {
         mask.fill(false);
         bits.fill(0);
+        let mut count = 0;
         self.for_each_legal(s, |a| {
             mask[a.index()] = true;
             crate::bits::set_bit(bits, a.index());
+            count += 1;
         });
+        count
     }
 
     fn is_legal(&self, s: &State, a: Action) -> bool {

@@ -173,7 +173,7 @@ impl Rules for Backgammon {
         }
     }
 
-    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) {
+    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) -> u32 {
         self.legal_mask(s, mask);
         if s.phase == Phase::Move && !self.cube {
             // The state keeps the mask of a move as bits already.
@@ -184,6 +184,7 @@ impl Rules for Backgammon {
         } else {
             crate::bits::pack_mask(mask, bits);
         }
+        crate::bits::count_set_bits(bits)
     }
 
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {

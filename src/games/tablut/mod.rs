@@ -116,10 +116,11 @@ impl Rules for TablutRules {
         mask[MOVE_ACTIONS..NUM_ACTIONS].fill(false);
     }
 
-    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) {
+    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) -> u32 {
         bits.fill(0);
         s.write_move_mask_bits(mask, bits);
         mask[MOVE_ACTIONS..NUM_ACTIONS].fill(false);
+        crate::bits::count_set_bits(bits)
     }
 
     #[inline]
