@@ -13,11 +13,12 @@
 //! legal mask an env last showed is kept as a bitset (validation never trusts
 //! caller memory, and `rollout` samples from it without scanning bytes).
 
-use crate::bits::{count_set_bits, has_bit, random_set_bit_counted};
+use crate::bits::{count_set_bits, find_nth_set_bit, has_bit};
 use crate::core::{derive_seed, rng_from_seed, sample_outcome, Action, GameRng, ToAct};
 use crate::error::{GameError, Result};
-use crate::game::{ObsBuf, Rules};
+use crate::game::{LegalOut, ObsBuf, Rules, LISTED};
 use crate::session::{Configured, Env, IllegalPolicy, Session};
+use rand::RngExt;
 use std::sync::Arc;
 
 /// Where observations go: float entries, or bytes (the float formats'
@@ -253,8 +254,11 @@ struct Slot<S> {
     policy: GameRng,
     /// Tallies of the current rollout.
     stats: RolloutStats,
-    /// How many actions the env's legal bits hold (set with them).
+    /// How many actions the env's legal bits hold, and the first of them
+    /// (written with the bits).
     legal_count: u32,
+    listed: [u16; LISTED],
+    is_listed: bool,
 }
 
 /// N envs of one configured game (it knows no type erasure: see
@@ -342,10 +346,14 @@ impl<R: Rules> Batch<R> {
                     policy: rng_from_seed(env_seed ^ POLICY_SALT),
                     stats: RolloutStats::default(),
                     legal_count: 0,
+                    listed: [0; LISTED],
+                    is_listed: false,
                 }
             })
             .collect();
         let words = game.rules.spec().num_actions.div_ceil(64).max(1);
+        // The random policy's list holds actions as u16 (the largest game has 5,188).
+        assert!(game.rules.spec().num_actions <= 1 << 16, "a batch holds games of at most 65,536 actions");
         Batch { game, envs, legal: vec![0; num_envs * words], words, pool: pool(threads).expect("default thread pool"), threads }
     }
 
@@ -418,7 +426,10 @@ impl<S: Clone> Slot<S> {
         let session = &self.env.session;
         let to_act = session.to_act(rules);
         game.observe(&session.state, row.obs.buf());
-        self.legal_count = session.legal_mask_bits(rules, &game.common, row.mask, bits);
+        let mut legal = LegalOut { mask: row.mask, bits, listed: &mut self.listed, count: 0, is_listed: false };
+        session.legal_out(rules, &game.common, &mut legal);
+        self.legal_count = legal.count;
+        self.is_listed = legal.is_listed;
         *row.to_act = to_act.code();
         rules.write_info(&session.state, row.info);
     }
@@ -448,7 +459,16 @@ impl<S: Clone> Slot<S> {
             return sample_outcome(&mut self.policy, &outcomes).map_or(0, |a| a.0 as i64);
         }
         debug_assert_eq!(count_set_bits(bits), self.legal_count, "the legal bits and their count disagree");
-        random_set_bit_counted(bits, self.legal_count, &mut self.policy).map_or(0, |a| a as i64)
+        let count = self.legal_count;
+        if count == 0 {
+            return 0;
+        }
+        // The draw of `random_set_bit`, taken from the list when it holds every action.
+        let k = self.policy.random_range(0..count);
+        match self.listed.get(k as usize) {
+            Some(&a) if self.is_listed && count as usize <= LISTED => a as i64,
+            _ => find_nth_set_bit(bits, k).map_or(0, |a| a as i64),
+        }
     }
 }
 
@@ -632,6 +652,7 @@ impl<R: Rules> Batch<R> {
 #[cfg(test)]
 mod tests {
     use super::OwnedOut;
+    use crate::options::OptValue;
     use crate::registry;
 
     #[test]
@@ -643,5 +664,36 @@ mod tests {
         let mut out = OwnedOut::new(&*batch);
         out.info.truncate(out.info.len() - 1);
         batch.reset(None, &mut out.view());
+    }
+
+    #[test]
+    fn the_random_policy_draws_every_legal_action_equally_often() {
+        // checkers lists its actions as it finds them (the draw is taken from
+        // the list); tablut counts its bits (the draw searches them); a
+        // pending draw offer's two answers are listed by the session.
+        for (id, offers, first) in [("checkers", false, None), ("tablut", false, None), ("checkers", true, Some(934 - 3))] {
+            let game = registry::make(id, &[("draw_offers".into(), OptValue::Bool(offers))]).expect("options build");
+            let mut batch = game.new_batch(1, 7);
+            let mut out = OwnedOut::new(&*batch);
+            batch.reset(None, &mut out.view());
+            if let Some(offer) = first {
+                batch.step(&[offer], &mut out.view());
+            }
+            let legal: Vec<usize> = (0..out.mask.len()).filter(|&a| out.mask[a]).collect();
+            let per = 2000;
+            let mut counts = vec![0usize; out.mask.len()];
+            let mut action = [0i64];
+            for _ in 0..per * legal.len() {
+                batch.sample_actions(&mut action);
+                counts[action[0] as usize] += 1;
+            }
+            let drawn: Vec<usize> = (0..counts.len()).filter(|&a| counts[a] > 0).collect();
+            assert_eq!(drawn, legal, "{id}: drew other actions than the legal ones");
+            // Each count is binomial with mean `per`; 5 sigma apart is a broken draw.
+            let sigma = (per as f64).sqrt();
+            for &a in &legal {
+                assert!((counts[a] as f64 - per as f64).abs() < 5.0 * sigma, "{id}: action {a} drawn {} times of {per}", counts[a]);
+            }
+        }
     }
 }

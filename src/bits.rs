@@ -170,18 +170,16 @@ pub fn has_bit(bits: &[u64], a: usize) -> bool {
 /// A uniformly random set bit of `bits` (`None` when none is set).
 #[inline]
 pub fn random_set_bit(bits: &[u64], rng: &mut GameRng) -> Option<usize> {
-    random_set_bit_counted(bits, count_set_bits(bits), rng)
-}
-
-/// [`random_set_bit`] of a bitset whose `count` set bits are known (the
-/// batch counts a mask's actions as it writes them): the same draw, without
-/// the counting pass over every word.
-#[inline]
-pub fn random_set_bit_counted(bits: &[u64], count: u32, rng: &mut GameRng) -> Option<usize> {
+    let count = count_set_bits(bits);
     if count == 0 {
         return None;
     }
-    let k = rng.random_range(0..count);
+    find_nth_set_bit(bits, rng.random_range(0..count))
+}
+
+/// [`nth_set_bit`] with the hardware popcount where the CPU has it.
+#[inline]
+pub fn find_nth_set_bit(bits: &[u64], k: u32) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("popcnt") {

@@ -362,6 +362,68 @@ pub struct Turn<S> {
     pub state: S,
 }
 
+/// How many legal actions [`LegalOut`] lists.
+pub const LISTED: usize = 32;
+
+/// Where [`Rules::legal_out`] writes a position's legal actions: the bool
+/// mask, the same set as bits (bit j of word w is action 64 w + j), how many
+/// there are, and, when they were added one at a time, the first [`LISTED`]
+/// of them in the order found: a position with no more than that draws its
+/// random action from the list instead of searching the bits (actions must
+/// be below 65,536 to be listed).
+pub struct LegalOut<'a> {
+    pub mask: &'a mut [bool],
+    pub bits: &'a mut [u64],
+    pub listed: &'a mut [u16; LISTED],
+    pub count: u32,
+    /// Whether `listed` holds the first `min(count, LISTED)` actions.
+    pub is_listed: bool,
+}
+
+impl LegalOut<'_> {
+    /// No action legal: every entry of the mask and the bits cleared (and
+    /// the list, empty, complete).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.mask.fill(false);
+        self.bits.fill(0);
+        self.count = 0;
+        self.is_listed = true;
+    }
+
+    /// Action `a` is legal (added once, after [`LegalOut::clear`]; below
+    /// the mask's length).
+    #[inline(always)]
+    pub fn add(&mut self, a: usize) {
+        self.mask[a] = true;
+        crate::bits::set_bit(self.bits, a);
+        if let Some(slot) = self.listed.get_mut(self.count as usize) {
+            *slot = a as u16;
+        }
+        self.count += 1;
+    }
+
+    /// The count from the bits, once the mask and the bits hold the set
+    /// (no list: listing from bits cost backgammon more than it saved).
+    pub fn count_from_bits(&mut self) {
+        self.count = crate::bits::count_set_bits(self.bits);
+        self.is_listed = false;
+    }
+
+    /// Adds an action to a set written by [`LegalOut::count_from_bits`] or
+    /// by [`LegalOut::add`] alike (a session's offer actions).
+    #[inline]
+    pub fn add_more(&mut self, a: usize) {
+        if self.is_listed {
+            self.add(a);
+        } else {
+            self.mask[a] = true;
+            crate::bits::set_bit(self.bits, a);
+            self.count += 1;
+        }
+    }
+}
+
 /// The rules of one game (one preset, one set of options).
 ///
 /// States are plain values: cloning one must be cheap enough for search.
@@ -383,17 +445,17 @@ pub trait Rules: Send + Sync + Sized + 'static {
     /// chance node the legal actions are exactly the chance outcomes.
     fn legal_mask(&self, s: &Self::State, mask: &mut [bool]);
 
-    /// [`Rules::legal_mask`] and the same set as bits (bit j of word w is
-    /// action 64 w + j; every word of `bits` written), for the batch, which
-    /// keeps both; returns how many actions are legal. Default: the mask,
-    /// then packed and counted. Games that find their actions one at a time
-    /// set and count them as they go: packing a 934-entry mask cost a
-    /// draughts step more than its plain moves, and counting its 15 words
-    /// for the random policy half as much again.
-    fn legal_mask_bits(&self, s: &Self::State, mask: &mut [bool], bits: &mut [u64]) -> u32 {
-        self.legal_mask(s, mask);
-        crate::bits::pack_mask(mask, bits);
-        crate::bits::count_set_bits(bits)
+    /// [`Rules::legal_mask`] into `out`, with the same set as bits, counted
+    /// and its first actions listed ([`LegalOut`]): what the batch keeps of
+    /// every step. Default: the mask, then packed, counted and listed from
+    /// the bits. Games that find their actions one at a time add them as
+    /// they go: packing a 934-entry mask cost a draughts step more than its
+    /// plain moves, and finding the random policy's action in the bits as
+    /// much again.
+    fn legal_out(&self, s: &Self::State, out: &mut LegalOut<'_>) {
+        self.legal_mask(s, out.mask);
+        crate::bits::pack_mask(out.mask, out.bits);
+        out.count_from_bits();
     }
 
     /// Applies a legal action. `rng` serves sampled chance (dice rolled after

@@ -5,7 +5,7 @@
 
 use crate::core::{derive_seed, Action, Applied, GameRng, Outcome, Player, ToAct};
 use crate::error::{GameError, Result};
-use crate::game::{write_obs, ObsBuf, ObsFormat, ObsLayout, Rules};
+use crate::game::{write_obs, LegalOut, ObsBuf, ObsFormat, ObsLayout, Rules};
 use crate::options::Options;
 
 /// What an environment does with an illegal action (`illegal_action=`).
@@ -346,59 +346,55 @@ impl<S: Clone> Session<S> {
     }
 
     pub fn legal_mask<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool]) {
-        if self.game_masked(rules, mask, &mut []) {
-            rules.legal_mask(&self.state, mask);
-            self.offers_masked(rules, common, mask, &mut []);
+        let n = rules.spec().num_actions;
+        if self.verdict.is_some() {
+            mask.fill(false);
+            return;
         }
-    }
-
-    /// [`Session::legal_mask`], and the same set as bits (`bits` covers every
-    /// action; every word written); returns how many actions are legal.
-    pub fn legal_mask_bits<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool], bits: &mut [u64]) -> u32 {
-        match self.game_masked(rules, mask, bits) {
-            true => rules.legal_mask_bits(&self.state, mask, bits) + self.offers_masked(rules, common, mask, bits),
-            false => 2 * u32::from(matches!(self.offer, Offer::Pending { .. })),
-        }
-    }
-
-    /// Writes the whole mask (and `bits`, unless empty) where the game's own
-    /// actions do not count: a decided game, a pending draw offer. Returns
-    /// whether the rules' mask is wanted instead.
-    fn game_masked<R: Rules<State = S>>(&self, rules: &R, mask: &mut [bool], bits: &mut [u64]) -> bool {
-        if self.verdict.is_none() && !matches!(self.offer, Offer::Pending { .. }) {
-            return true;
-        }
-        mask.fill(false);
-        bits.fill(0);
         if let Offer::Pending { .. } = self.offer {
-            let n = rules.spec().num_actions;
-            for a in [OfferAction::AcceptDraw, OfferAction::DeclineDraw] {
-                Self::mark(mask, bits, a.action(n).index(), true);
+            mask.fill(false);
+            mask[OfferAction::AcceptDraw.action(n).index()] = true;
+            mask[OfferAction::DeclineDraw.action(n).index()] = true;
+            return;
+        }
+        rules.legal_mask(&self.state, mask);
+        for (a, open) in self.open_offers(rules, common) {
+            mask[a] = open;
+        }
+    }
+
+    /// [`Session::legal_mask`] into a [`LegalOut`]: the same set as bits,
+    /// counted and listed too.
+    pub fn legal_out<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, out: &mut LegalOut<'_>) {
+        let n = rules.spec().num_actions;
+        if self.verdict.is_some() {
+            out.clear();
+            return;
+        }
+        if let Offer::Pending { .. } = self.offer {
+            out.clear();
+            out.add(OfferAction::AcceptDraw.action(n).index());
+            out.add(OfferAction::DeclineDraw.action(n).index());
+            return;
+        }
+        rules.legal_out(&self.state, out);
+        for (a, open) in self.open_offers(rules, common) {
+            // The rules left every offer action unset.
+            if open {
+                out.add_more(a);
             }
         }
-        false
     }
 
-    /// Sets the offer actions open to a player to move (the rules never set
-    /// them); returns how many.
-    fn offers_masked<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, mask: &mut [bool], bits: &mut [u64]) -> u32 {
-        if !(rules.spec().offers && rules.to_act(&self.state).player().is_some()) {
-            return 0;
-        }
+    /// The offer actions a player to move sees beside the rules' own, with
+    /// whether each is open (none without offers or off a player's turn).
+    fn open_offers<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions) -> impl Iterator<Item = (usize, bool)> {
         let n = rules.spec().num_actions;
-        Self::mark(mask, bits, OfferAction::Resign.action(n).index(), common.resign);
+        let shown = rules.spec().offers && rules.to_act(&self.state).player().is_some();
         let draw = common.draw_offers && !matches!(self.offer, Offer::Declined { .. });
-        Self::mark(mask, bits, OfferAction::OfferDraw.action(n).index(), draw);
-        u32::from(common.resign) + u32::from(draw)
-    }
-
-    /// `mask[a] = on`, and bit `a` too unless `bits` is empty (cleared
-    /// beforehand: the rules leave offer actions unset).
-    fn mark(mask: &mut [bool], bits: &mut [u64], a: usize, on: bool) {
-        mask[a] = on;
-        if on && !bits.is_empty() {
-            crate::bits::set_bit(bits, a);
-        }
+        [(OfferAction::Resign.action(n).index(), common.resign), (OfferAction::OfferDraw.action(n).index(), draw)]
+            .into_iter()
+            .filter(move |_| shown)
     }
 
     pub fn is_legal<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions, a: Action) -> bool {

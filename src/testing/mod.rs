@@ -59,11 +59,20 @@ pub fn check_random_games<R: Rules>(rules: &R, games: usize, deep_games: usize, 
             // The mask with its bits: over buffers full of stale entries.
             mask2.fill(true);
             bits.fill(u64::MAX);
-            let count = rules.legal_mask_bits(&s, &mut mask2, &mut bits);
-            assert_eq!(mask, mask2, "game {g}: legal_mask_bits has another mask at {text:?}");
+            let mut listed = [u16::MAX; crate::game::LISTED];
+            let mut out = crate::game::LegalOut { mask: &mut mask2, bits: &mut bits, listed: &mut listed, count: 99, is_listed: true };
+            rules.legal_out(&s, &mut out);
+            let (count, is_listed) = (out.count as usize, out.is_listed);
+            assert_eq!(mask, mask2, "game {g}: legal_out has another mask at {text:?}");
             crate::bits::pack_mask(&mask, &mut bits2);
-            assert_eq!(bits, bits2, "game {g}: legal_mask_bits has other bits at {text:?}");
-            assert_eq!(count as usize, mask.iter().filter(|&&b| b).count(), "game {g}: legal_mask_bits miscounts at {text:?}");
+            assert_eq!(bits, bits2, "game {g}: legal_out has other bits at {text:?}");
+            let set: Vec<usize> = (0..n).filter(|&i| mask[i]).collect();
+            assert_eq!(count, set.len(), "game {g}: legal_out miscounts at {text:?}");
+            if is_listed && count <= crate::game::LISTED {
+                let mut listed: Vec<usize> = listed[..count].iter().map(|&a| a as usize).collect();
+                listed.sort_unstable();
+                assert_eq!(listed, set, "game {g}: legal_out lists other actions at {text:?}");
+            }
             if spec.offers {
                 assert!(mask[n - 4..].iter().all(|&b| !b), "game {g}: rules set an offer action at {text:?}");
             }

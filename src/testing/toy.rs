@@ -219,11 +219,21 @@ mod tests {
             let s = after(actions);
             let (mut mask, mut bits) = (vec![false; 7], vec![0u64; 1]);
             s.legal_mask(&r, c, &mut mask);
-            let (mut mask2, mut bits2) = (vec![true; 7], vec![u64::MAX; 1]);
-            let count = s.legal_mask_bits(&r, c, &mut mask2, &mut bits2);
+            let (mut mask2, mut bits2, mut listed) = (vec![true; 7], vec![u64::MAX; 1], [u16::MAX; crate::game::LISTED]);
+            let mut out = crate::game::LegalOut { mask: &mut mask2, bits: &mut bits2, listed: &mut listed, count: 99, is_listed: true };
+            s.legal_out(&r, c, &mut out);
+            let (count, is_listed) = (out.count, out.is_listed);
             crate::bits::pack_mask(&mask, &mut bits);
             assert_eq!((mask2, bits2), (mask.clone(), bits), "after {actions:?}");
             assert_eq!(count, legal, "after {actions:?}: {mask:?}");
+            // A pending offer's two answers and a decided game's none are
+            // listed; the pile game's own rules do not list.
+            assert_eq!(is_listed, matches!(actions, [4] | [0, 3]), "after {actions:?}");
+            if is_listed {
+                let mut listed: Vec<usize> = listed[..legal as usize].iter().map(|&a| a as usize).collect();
+                listed.sort_unstable();
+                assert_eq!(listed, (0..7).filter(|&i| mask[i]).collect::<Vec<_>>(), "after {actions:?}");
+            }
         }
     }
 

@@ -33,7 +33,7 @@ pub use state::{Removal, State};
 use crate::core::{returns_of, splitmix64, Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::{build_with, GameEntry};
 use crate::error::Result;
-use crate::game::{GameSpec, Rules, Turn};
+use crate::game::{GameSpec, LegalOut, Rules, Turn};
 use crate::options::{OptKind, OptSpec};
 
 #[cfg(test)]
@@ -65,16 +65,9 @@ impl Rules for Alquerque {
         self.for_each_legal(s, |a| mask[a.index()] = true);
     }
 
-    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) -> u32 {
-        mask.fill(false);
-        bits.fill(0);
-        let mut count = 0;
-        self.for_each_legal(s, |a| {
-            mask[a.index()] = true;
-            crate::bits::set_bit(bits, a.index());
-            count += 1;
-        });
-        count
+    fn legal_out(&self, s: &State, out: &mut LegalOut<'_>) {
+        out.clear();
+        self.for_each_legal(s, |a| out.add(a.index()));
     }
 
     fn is_legal(&self, s: &State, a: Action) -> bool {

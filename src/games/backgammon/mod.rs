@@ -30,7 +30,7 @@ mod variant_tests;
 use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::DynGame;
 use crate::error::{GameError, Result};
-use crate::game::{GameSpec, Rules, Turn};
+use crate::game::{GameSpec, LegalOut, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
 use crate::dynamic::{build_with, GameEntry};
 use board::{in_play, CheckerMove, CHECKERS, OFF};
@@ -173,18 +173,18 @@ impl Rules for Backgammon {
         }
     }
 
-    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) -> u32 {
-        self.legal_mask(s, mask);
+    fn legal_out(&self, s: &State, out: &mut LegalOut<'_>) {
+        self.legal_mask(s, out.mask);
         if s.phase == Phase::Move && !self.cube {
             // The state keeps the mask of a move as bits already.
-            bits.fill(0);
-            for (b, w) in bits.iter_mut().zip(s.mask) {
+            out.bits.fill(0);
+            for (b, w) in out.bits.iter_mut().zip(s.mask) {
                 *b = w;
             }
         } else {
-            crate::bits::pack_mask(mask, bits);
+            crate::bits::pack_mask(out.mask, out.bits);
         }
-        crate::bits::count_set_bits(bits)
+        out.count_from_bits();
     }
 
     fn legal_mask(&self, s: &State, mask: &mut [bool]) {

@@ -33,7 +33,7 @@ pub use state::State;
 use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::{build_with, DynGame, GameEntry};
 use crate::error::Result;
-use crate::game::{GameSpec, ObsLayout, PlaneCode, Rules, Turn};
+use crate::game::{GameSpec, LegalOut, ObsLayout, PlaneCode, Rules, Turn};
 use crate::options::Options;
 use preset::{Draws, First};
 use rand::RngExt;
@@ -107,16 +107,9 @@ impl Rules for DraughtsRules {
         self.for_each_legal_any_order(s, &mut |a| mask[a.index()] = true);
     }
 
-    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) -> u32 {
-        mask.fill(false);
-        bits.fill(0);
-        let mut count = 0;
-        self.for_each_legal_any_order(s, &mut |a| {
-            mask[a.index()] = true;
-            crate::bits::set_bit(bits, a.index());
-            count += 1;
-        });
-        count
+    fn legal_out(&self, s: &State, out: &mut LegalOut<'_>) {
+        out.clear();
+        self.for_each_legal_any_order(s, &mut |a| out.add(a.index()));
     }
 
     fn is_legal(&self, s: &State, a: Action) -> bool {

@@ -34,7 +34,7 @@ use board::SIZE;
 use crate::core::{Action, Applied, GameRng, ToAct};
 use crate::dynamic::{build_with, DynGame, GameEntry};
 use crate::error::Result;
-use crate::game::{GameSpec, Rules, Turn};
+use crate::game::{GameSpec, LegalOut, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
 use observe::{OBS_LEN, PLANES};
 use state::SWEDES;
@@ -116,11 +116,11 @@ impl Rules for TablutRules {
         mask[MOVE_ACTIONS..NUM_ACTIONS].fill(false);
     }
 
-    fn legal_mask_bits(&self, s: &State, mask: &mut [bool], bits: &mut [u64]) -> u32 {
-        bits.fill(0);
-        s.write_move_mask_bits(mask, bits);
-        mask[MOVE_ACTIONS..NUM_ACTIONS].fill(false);
-        crate::bits::count_set_bits(bits)
+    fn legal_out(&self, s: &State, out: &mut LegalOut<'_>) {
+        out.bits.fill(0);
+        s.write_move_mask_bits(out.mask, out.bits);
+        out.mask[MOVE_ACTIONS..NUM_ACTIONS].fill(false);
+        out.count_from_bits();
     }
 
     #[inline]
