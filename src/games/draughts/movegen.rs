@@ -277,7 +277,7 @@ impl Engine {
                 }
             }
         }
-        self.quiet_king_steps(b, side, occ, f);
+        self.quiet_king_steps(b, side, f);
     }
 
     /// The calls of [`Engine::quiet_steps`] in another order (the men's
@@ -287,10 +287,7 @@ impl Engine {
     /// mispredicted about ten branches a `checkers` step.
     pub fn quiet_steps_any_order(&self, b: &Board, side: usize, f: &mut impl FnMut(u8, u8, usize, u8, bool)) {
         let g = &self.geo;
-        let occ = b.occupied();
-        let empty = g.valid & !occ;
-        for &d in &FORWARD[side] {
-            let mut to = g.shift(b.men[side], d) & empty;
+        for (d, mut to) in self.man_step_targets(b, side) {
             while to != 0 {
                 let t = to.trailing_zeros() as u8;
                 to &= to - 1;
@@ -300,10 +297,21 @@ impl Engine {
                 f(from, t, d, 1, g.far_row[side] & bit(t) != 0);
             }
         }
-        self.quiet_king_steps(b, side, occ, f);
+        self.quiet_king_steps(b, side, f);
     }
 
-    fn quiet_king_steps(&self, b: &Board, side: usize, occ: u64, f: &mut impl FnMut(u8, u8, usize, u8, bool)) {
+    /// The empty squares `side`'s men can step to, by forward direction
+    /// (those of `FORWARD[side]`): their plain moves by shifting the men.
+    #[inline(always)]
+    pub fn man_step_targets(&self, b: &Board, side: usize) -> [(usize, u64); 2] {
+        let g = &self.geo;
+        let empty = g.valid & !b.occupied();
+        FORWARD[side].map(|d| (d, g.shift(b.men[side], d) & empty))
+    }
+
+    /// The kings' plain moves, as [`Engine::quiet_steps`] calls them.
+    pub fn quiet_king_steps(&self, b: &Board, side: usize, f: &mut impl FnMut(u8, u8, usize, u8, bool)) {
+        let occ = b.occupied();
         let g = &self.geo;
         let mut kings = b.kings[side];
         while kings != 0 {

@@ -26,6 +26,9 @@ enum TurnKind {
 pub struct DraughtsRules {
     pub eng: Engine,
     pub(super) spec: GameSpec,
+    /// The action of a man's one-square step by side, direction and target
+    /// square (padded bit): the legal mask's men find their moves by target.
+    man_step_action: [[[u16; 64]; 4]; 2],
 }
 
 pub const NUM_PLANES: usize = 26;
@@ -37,7 +40,19 @@ impl DraughtsRules {
         let size = preset.size as usize;
         let spec =
             GameSpec { num_actions, observation_shape: vec![NUM_PLANES, size, size], offers: true, info_fields: &[], observation_high: 1.0 };
-        DraughtsRules { eng, spec }
+        let mut man_step_action = [[[u16::MAX; 64]; 4]; 2];
+        for (side, by_dir) in man_step_action.iter_mut().enumerate() {
+            for (d, by_to) in by_dir.iter_mut().enumerate() {
+                for (t, a) in by_to.iter_mut().enumerate() {
+                    // Directions 0..4 pair up as opposites d, 3 - d.
+                    let from = eng.geo.step[t][3 - d];
+                    if from != super::board::NONE {
+                        *a = action::hop_action(&eng.geo, side, from, d, 1).0 as u16;
+                    }
+                }
+            }
+        }
+        DraughtsRules { eng, spec, man_step_action }
     }
 
     pub fn preset(&self) -> &Preset {
@@ -218,6 +233,20 @@ impl DraughtsRules {
 
     fn emit_quiet<const ORDERED: bool>(&self, s: &State, banned: Option<(u8, u8)>, f: &mut impl FnMut(Action)) {
         let side = s.side as usize;
+        if !ORDERED && banned.is_none() {
+            // The men's steps from their target squares straight to actions:
+            // most of a game's moves, a table lookup each.
+            for (d, mut to) in self.eng.man_step_targets(&s.board, side) {
+                let actions = &self.man_step_action[side & 1][d];
+                while to != 0 {
+                    let t = to.trailing_zeros() as usize;
+                    to &= to - 1;
+                    f(Action(u32::from(actions[t & 63])));
+                }
+            }
+            self.eng.quiet_king_steps(&s.board, side, &mut |from, _, dir, dist, _| f(self.hop_action(side, from, dir, dist)));
+            return;
+        }
         let mut emit = |from, to, dir, dist, _| {
             if banned != Some((from, to)) {
                 f(self.hop_action(side, from, dir, dist));
