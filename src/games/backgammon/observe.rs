@@ -5,7 +5,7 @@
 
 use super::board::{BAR, CHECKERS, OFF};
 use super::state::{Phase, State};
-use crate::game::{BitWriter, PlaneCode};
+use crate::game::PlaneCode;
 
 /// Entries per point and side: n>=1, n>=2, n>=3, (n-3)/2 if n>3, n/15.
 pub const PER_POINT: usize = 5;
@@ -109,26 +109,57 @@ static PAIR_CODE: [u32; 256] = {
     t
 };
 
+/// Where each field of the packed observation starts (bits): the 48 point
+/// codes in pairs, bars and borne off (4 bits each), dice left by value (3
+/// bits each), scores and match length (15 bits each), 3 flags, then the
+/// cube's fields.
+const PACKED_POINTS: usize = 0;
+const PACKED_BARS: usize = PACKED_POINTS + 48 * POINT_BITS as usize;
+const PACKED_DICE: usize = PACKED_BARS + 4 * 4;
+const PACKED_MATCH: usize = PACKED_DICE + 6 * 3;
+const PACKED_FLAGS: usize = PACKED_MATCH + 3 * 15;
+const PACKED_CUBE: usize = PACKED_FLAGS + 3;
+const PACKED_END: usize = PACKED_CUBE + 4 + 4 + 2 * 15 + 2;
+
+/// The packed observation's bits in words, each field at an offset known
+/// when compiling: an OR or two a field, where a running bit writer paid a
+/// branch and a bounds check each (backgammon's packed observation cost
+/// more than its move generation).
+struct Fields([u64; PACKED_END.div_ceil(64) + 1]);
+
+impl Fields {
+    /// The `n` low bits of `v` at bit `at`.
+    #[inline(always)]
+    fn put(&mut self, at: usize, v: u64, n: u32) {
+        let v = v & ((1u64 << n) - 1);
+        self.0[at / 64] |= v << (at % 64);
+        if at % 64 + n as usize > 64 {
+            self.0[at / 64 + 1] |= v >> (64 - at % 64);
+        }
+    }
+}
+
 /// The packed observation written from the state (the same bits as
 /// packing the full observation by [`compact_planes`]; tested).
 pub fn observe_packed(s: &State, cube: bool, out: &mut [u8]) {
     let who = s.decider();
     let me = &s.board[who.index()];
     let opp = &s.board[who.other().index()];
-    let mut w = BitWriter::new(out);
+    let mut f = Fields([0; PACKED_END.div_ceil(64) + 1]);
     // Points in pairs (a point holds at most 15 checkers: `& 15` only tells the compiler so).
     let pair = |a: u8, b: u8| PAIR_CODE[((a & 15) as usize) << 4 | (b & 15) as usize] as u64;
-    for i in 0..12 {
-        let q = 1 + 2 * i;
-        w.push_bits(pair(me[q], me[q + 1]), 2 * POINT_BITS);
+    // Unrolled by hand so that every offset is a constant.
+    macro_rules! pairs {
+        ($($i:literal)*) => {$(
+            let q = 1 + 2 * $i;
+            f.put(PACKED_POINTS + 2 * $i * POINT_BITS as usize, pair(me[q], me[q + 1]), 2 * POINT_BITS);
+            // The opponent's checkers on the mover's point q sit on its point 25 - q.
+            f.put(PACKED_POINTS + (24 + 2 * $i) * POINT_BITS as usize, pair(opp[25 - q], opp[24 - q]), 2 * POINT_BITS);
+        )*};
     }
-    for i in 0..12 {
-        // The opponent's checkers on the mover's point q sit on its point 25 - q.
-        let q = 1 + 2 * i;
-        w.push_bits(pair(opp[25 - q], opp[24 - q]), 2 * POINT_BITS);
-    }
-    for v in [me[BAR], opp[BAR], me[OFF], opp[OFF]] {
-        w.push_bits(v as u64, 4);
+    pairs!(0 1 2 3 4 5 6 7 8 9 10 11);
+    for (k, v) in [me[BAR], opp[BAR], me[OFF], opp[OFF]].into_iter().enumerate() {
+        f.put(PACKED_BARS + 4 * k, v as u64, 4);
     }
     let mut dice = [0u64; 6];
     if s.phase == Phase::Move {
@@ -136,28 +167,36 @@ pub fn observe_packed(s: &State, cube: bool, out: &mut [u8]) {
             dice[d as usize - 1] += 1;
         }
     }
-    for d in dice {
-        w.push_bits(d, 3);
+    for (k, n) in dice.into_iter().enumerate() {
+        f.put(PACKED_DICE + 3 * k, n, 3);
     }
-    w.push_bits(s.score[who.index()] as u64, 15);
-    w.push_bits(s.score[who.other().index()] as u64, 15);
-    w.push_bits(s.match_length as u64, 15);
-    w.push(matches!(s.phase, Phase::Opening | Phase::ToRoll));
-    w.push(s.phase == Phase::Opening);
-    w.push(s.phase == Phase::Over);
+    f.put(PACKED_MATCH, s.score[who.index()] as u64, 15);
+    f.put(PACKED_MATCH + 15, s.score[who.other().index()] as u64, 15);
+    f.put(PACKED_MATCH + 30, s.match_length as u64, 15);
+    f.put(PACKED_FLAGS, matches!(s.phase, Phase::Opening | Phase::ToRoll) as u64, 1);
+    f.put(PACKED_FLAGS + 1, (s.phase == Phase::Opening) as u64, 1);
+    f.put(PACKED_FLAGS + 2, (s.phase == Phase::Over) as u64, 1);
     if cube {
         let away = |p: usize| if s.match_length == 0 { 0 } else { s.match_length.saturating_sub(s.score[p]) as u64 };
-        w.push_bits(s.cube as u64, 4);
-        w.push(s.owner == who as i8);
-        w.push(s.owner == who.other() as i8);
-        w.push(s.crawford);
-        w.push(s.post_crawford());
-        w.push_bits(away(who.index()), 15);
-        w.push_bits(away(who.other().index()), 15);
-        w.push(s.phase == Phase::Doubled);
-        w.push(s.phase == Phase::Cube);
+        let c = PACKED_CUBE;
+        f.put(c, s.cube as u64, 4);
+        f.put(c + 4, (s.owner == who as i8) as u64, 1);
+        f.put(c + 5, (s.owner == who.other() as i8) as u64, 1);
+        f.put(c + 6, s.crawford as u64, 1);
+        f.put(c + 7, s.post_crawford() as u64, 1);
+        f.put(c + 8, away(who.index()), 15);
+        f.put(c + 23, away(who.other().index()), 15);
+        f.put(c + 38, (s.phase == Phase::Doubled) as u64, 1);
+        f.put(c + 39, (s.phase == Phase::Cube) as u64, 1);
     }
-    w.finish();
+    // The buffer's bytes from the words (the bytes past the last field are zero).
+    let mut bytes = [0u8; 8 * (PACKED_END.div_ceil(64) + 1)];
+    for (chunk, w) in bytes.as_chunks_mut::<8>().0.iter_mut().zip(f.0) {
+        *chunk = w.to_le_bytes();
+    }
+    let n = out.len().min(bytes.len());
+    out[..n].copy_from_slice(&bytes[..n]);
+    out[n..].fill(0);
 }
 
 pub fn observe(s: &State, out: &mut [f32]) {

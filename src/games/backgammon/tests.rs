@@ -809,3 +809,39 @@ fn gnubg_position_rolled_without_a_legal_move_is_read_with_the_pass_made() {
     let read = r.from_position(&text).unwrap();
     assert_eq!((read.turn, read.phase), (Player::P1, Phase::ToRoll));
 }
+
+#[test]
+fn the_packed_observation_is_the_full_one_packed() {
+    // The packed writer puts each field at its offset from the state; the
+    // reference packs the full observation by the compact planes' codes.
+    use crate::game::{ObsFormat, ObsLayout};
+    // Money play, a match with the cube (scores, Crawford, cube fields), a long match.
+    for r in [explicit(0), explicit(5).with_cube(true, false), Backgammon::new(25, false).with_cube(true, true)] {
+        let layout = ObsLayout::new(&r, ObsFormat::Packed);
+        let mut rng = rng_from_seed(17);
+        let (mut seen, mut phases) = (0, BTreeSet::new());
+        let mut mask = vec![false; r.spec().num_actions];
+        for _ in 0..40 {
+            let mut s = r.initial_state(&mut rng);
+            for _ in 0..400 {
+                let mut full = vec![0.0; r.spec().observation_len()];
+                r.observe(&s, &mut full);
+                let mut compact = vec![0.0; layout.compact_len()];
+                layout.gather(&full, &mut compact);
+                let (mut want, mut got) = (vec![0u8; layout.len()], vec![0xAAu8; layout.len()]);
+                layout.pack(&compact, &mut want);
+                r.observe_packed(&s, &layout, &mut got);
+                assert_eq!(got, want, "{}", r.to_position(&s));
+                seen += 1;
+                phases.insert(format!("{:?}", s.phase));
+                r.legal_mask(&s, &mut mask);
+                let legal: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
+                if legal.is_empty() {
+                    break;
+                }
+                r.apply(&mut s, Action(legal[rng.random_range(0..legal.len())] as u32), &mut rng);
+            }
+        }
+        assert!(seen > 5000 && phases.len() >= 4, "{seen} positions, phases {phases:?}");
+    }
+}
