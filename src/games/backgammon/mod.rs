@@ -174,16 +174,19 @@ impl Rules for Backgammon {
     }
 
     fn legal_out(&self, s: &State, out: &mut LegalOut<'_>) {
-        self.legal_mask(s, out.mask);
         if s.phase == Phase::Move && !self.cube {
-            // The state keeps the mask of a move as bits already.
-            out.bits.fill(0);
-            for (b, w) in out.bits.iter_mut().zip(s.mask) {
-                *b = w;
+            // The state keeps the mask of a move as bits: a few actions
+            // added one by one cost less than spreading 150 bools.
+            out.clear();
+            for (w, &word) in s.mask.iter().enumerate() {
+                for b in crate::bits::SetBits(word) {
+                    out.add(64 * w + b);
+                }
             }
-        } else {
-            crate::bits::pack_mask(out.mask, out.bits);
+            return;
         }
+        self.legal_mask(s, out.mask);
+        crate::bits::pack_mask(out.mask, out.bits);
         out.count_from_bits();
     }
 
