@@ -362,10 +362,9 @@ impl<R: Rules> Batch<R> {
         Strides { obs: self.game.obs.len(), mask: spec.num_actions, info: spec.info_fields.len(), words: self.words }
     }
 
-    /// Runs `f` over every env, `rounds` times (all envs finish a round
-    /// before any starts the next), in parallel on the batch's pool.
-    /// Returns the number of ended games reported.
-    fn each_env(&mut self, out: &mut BatchOut<'_>, rounds: usize, f: impl EnvFn<R>) -> usize {
+    /// Runs `f` over every env in parallel on the batch's pool. Returns the
+    /// number of ended games reported.
+    fn each_env(&mut self, out: &mut BatchOut<'_>, f: impl EnvFn<R>) -> usize {
         let st = self.strides();
         let n = self.envs.len();
         let game = &*self.game;
@@ -377,12 +376,8 @@ impl<R: Rules> Batch<R> {
             None => usize::MAX,
         };
         let mut run = || {
-            let mut ended = 0;
-            for _ in 0..rounds {
-                let part = Part { envs: &mut envs[..], legal: &mut legal[..], out: out.reborrow(), first: 0 };
-                ended += process(game, part, st, grain, &f);
-            }
-            ended
+            let part = Part { envs: &mut envs[..], legal: &mut legal[..], out: out.reborrow(), first: 0 };
+            process(game, part, st, grain, &f)
         };
         match &self.pool {
             // A batch that would not be split runs on the caller's thread:
@@ -509,7 +504,7 @@ impl<R: Rules> Batch<R> {
                 env.policy = rng_from_seed(s ^ POLICY_SALT);
             }
         }
-        self.each_env(out, 1, |game, i, env, bits, mut row| {
+        self.each_env(out, |game, i, env, bits, mut row| {
             env.env.restart(&game.rules, seed_of(i));
             row.rewards.fill(0.0);
             *row.term = false;
@@ -557,7 +552,7 @@ impl<R: Rules> Batch<R> {
     /// Steps every env with its action; call [`Batch::validate`] first.
     /// Returns how many games ended (terminated or truncated) at this step.
     pub fn step(&mut self, actions: &[i64], out: &mut BatchOut<'_>) -> usize {
-        self.each_env(out, 1, |game, i, env, bits, mut row| env.advance(game, actions[i], bits, &mut row))
+        self.each_env(out, |game, i, env, bits, mut row| env.advance(game, actions[i], bits, &mut row))
     }
 
     /// Steps only the envs where `active[i]` (validated first); every other
@@ -577,7 +572,7 @@ impl<R: Rules> Batch<R> {
         out: &mut BatchOut<'_>,
         done: &(dyn Fn(usize) + Sync),
     ) -> usize {
-        self.each_env(out, 1, |game, i, env, bits, mut row| {
+        self.each_env(out, |game, i, env, bits, mut row| {
             if active[i] {
                 let ended = env.advance(game, actions[i], bits, &mut row);
                 done(i);
@@ -592,26 +587,34 @@ impl<R: Rules> Batch<R> {
     }
 
     /// `steps` decisions per env with uniformly random legal actions chosen in
-    /// Rust, every step written to `out` as by [`Batch::step`].
+    /// Rust, every step written to `out` as by [`Batch::step`] (each env's
+    /// row ends up holding its last step).
     pub fn rollout(&mut self, steps: usize, out: &mut BatchOut<'_>) -> RolloutStats {
         for env in &mut self.envs {
             env.stats = RolloutStats::default();
         }
-        self.each_env(out, steps, |game, _, env, bits, mut row| {
-            let a = env.random_action(&game.rules, bits);
-            let ended = env.advance(game, a, bits, &mut row);
-            env.stats.steps += 1;
-            if *row.term {
-                env.stats.terminated += 1;
-                match (row.rewards[0] > row.rewards[1], row.rewards[0] < row.rewards[1]) {
-                    (true, _) => env.stats.wins[0] += 1,
-                    (_, true) => env.stats.wins[1] += 1,
-                    _ => env.stats.draws += 1,
+        // Env by env: each env's game, generators and row are its own, so
+        // its steps need not wait for the other envs' (the same results as
+        // stepping all envs together, without a synchronisation per step,
+        // and with the env's state in cache for all its steps).
+        self.each_env(out, |game, _, env, bits, mut row| {
+            let mut any_ended = false;
+            for _ in 0..steps {
+                let a = env.random_action(&game.rules, bits);
+                any_ended |= env.advance(game, a, bits, &mut row);
+                env.stats.steps += 1;
+                if *row.term {
+                    env.stats.terminated += 1;
+                    match (row.rewards[0] > row.rewards[1], row.rewards[0] < row.rewards[1]) {
+                        (true, _) => env.stats.wins[0] += 1,
+                        (_, true) => env.stats.wins[1] += 1,
+                        _ => env.stats.draws += 1,
+                    }
+                } else if *row.trunc {
+                    env.stats.truncated += 1;
                 }
-            } else if *row.trunc {
-                env.stats.truncated += 1;
             }
-            ended
+            any_ended
         });
         let mut total = RolloutStats::default();
         for env in &self.envs {
@@ -664,6 +667,38 @@ mod tests {
         let mut out = OwnedOut::new(&*batch);
         out.info.truncate(out.info.len() - 1);
         batch.reset(None, &mut out.view());
+    }
+
+    #[test]
+    fn a_rollout_is_its_steps_taken_with_the_sampled_actions() {
+        // The rollout runs each env's steps back to back; stepping every env
+        // together with the actions the same policy samples must agree.
+        for (id, threads) in [("checkers", 1), ("checkers", 2), ("backgammon", 2), ("tablut", 2)] {
+            let game = registry::make(id, &[("max_turns".into(), OptValue::Int(30))]).expect("options build");
+            let (mut a, mut b) = (game.clone().new_batch(40, 5), game.new_batch(40, 5));
+            a.set_threads(threads).unwrap();
+            b.set_threads(threads).unwrap();
+            let (mut out_a, mut out_b) = (OwnedOut::new(&*a), OwnedOut::new(&*b));
+            a.reset(None, &mut out_a.view());
+            b.reset(None, &mut out_b.view());
+            let stats = a.rollout(120, &mut out_a.view());
+            let (mut actions, mut ends, mut wins) = (vec![0i64; 40], 0u64, [0u64; 2]);
+            for _ in 0..120 {
+                b.sample_actions(&mut actions);
+                b.step(&actions, &mut out_b.view());
+                for i in 0..40 {
+                    ends += (out_b.terminated[i] || out_b.truncated[i]) as u64;
+                    if out_b.terminated[i] && out_b.rewards[2 * i] != out_b.rewards[2 * i + 1] {
+                        wins[(out_b.rewards[2 * i] < out_b.rewards[2 * i + 1]) as usize] += 1;
+                    }
+                }
+            }
+            assert_eq!(stats.steps, 40 * 120, "{id}");
+            assert!(ends >= 40, "{id}: {ends} games ended");
+            assert_eq!((stats.terminated + stats.truncated, stats.wins), (ends, wins), "{id} on {threads} threads");
+            assert_eq!((&out_a.obs, &out_a.mask, &out_a.to_act), (&out_b.obs, &out_b.mask, &out_b.to_act), "{id} on {threads} threads");
+            assert_eq!((&out_a.rewards, &out_a.terminated, &out_a.info), (&out_b.rewards, &out_b.terminated, &out_b.info), "{id}");
+        }
     }
 
     #[test]
