@@ -304,11 +304,12 @@ class VecEnv:
         finished, first received; fewer if fewer are left), the others still
         stepping for the next ``recv`` calls. Rows are ordered by env id."""
     def rollout(self, steps: int, policy: str = "random") -> dict[str, int]:
-        """Plays ``steps`` random legal decisions per env in Rust (every env
-        advances one decision per step, observations and masks written as by
-        ``step``); returns totals: steps, terminated, truncated, wins_p0,
-        wins_p1, draws. The returned arrays of a ``copy=False`` env hold the
-        last step's outputs afterwards."""
+        """Plays ``steps`` random legal decisions per env in Rust (each env its
+        decisions back to back, the envs in parallel, observations and masks
+        written as by ``step``: the same games as ``steps`` calls of ``step``
+        with ``sample_actions()``); returns totals: steps, terminated,
+        truncated, wins_p0, wins_p1, draws. The returned arrays of a
+        ``copy=False`` env hold the last step's outputs afterwards."""
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """One uniformly random legal action per env (chance nodes: an outcome
         by its probability), from each env's own seeded generator (the one

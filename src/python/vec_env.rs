@@ -763,11 +763,12 @@ impl PyVecEnv {
         self.lock()?.step(py, actions, active)
     }
 
-    /// Plays ``steps`` random legal decisions per env in Rust (every env
-    /// advances one decision per step, observations and masks written as by
-    /// ``step``); returns totals: steps, terminated, truncated, wins_p0,
-    /// wins_p1, draws. The returned arrays of a ``copy=False`` env hold the
-    /// last step's outputs afterwards.
+    /// Plays ``steps`` random legal decisions per env in Rust (each env its
+    /// decisions back to back, the envs in parallel, observations and masks
+    /// written as by ``step``: the same games as ``steps`` calls of ``step``
+    /// with ``sample_actions()``); returns totals: steps, terminated,
+    /// truncated, wins_p0, wins_p1, draws. The returned arrays of a
+    /// ``copy=False`` env hold the last step's outputs afterwards.
     #[pyo3(signature = (steps, policy = "random"))]
     fn rollout<'py>(&self, py: Python<'py>, steps: &Bound<'py, PyAny>, policy: &str) -> PyResult<Bound<'py, PyDict>> {
         let steps = int_arg(steps, "steps", 0, i64::MAX)?;

@@ -76,3 +76,22 @@ def test_env_seed_sequence_matches_reset() -> None:
     o1, _ = env.reset()
     o2, _ = env.reset(seed=11)
     assert np.array_equal(o1, o2)
+
+
+def test_rollout_plays_the_games_of_step_with_sample_actions() -> None:
+    # The rollout runs each env's decisions back to back; stepping every env
+    # together with the actions of the same policy must give the same games.
+    for game in ("checkers", "backgammon"):
+        a = ludoteca.VecEnv(game, num_envs=8, seed=3, max_turns=20, copy=False)
+        b = ludoteca.VecEnv(game, num_envs=8, seed=3, max_turns=20, copy=False)
+        obs_a, info_a = a.reset()
+        b.reset()
+        stats = a.rollout(60)
+        ended = 0
+        for _ in range(60):
+            obs_b, rew_b, term_b, trunc_b, info_b = b.step(b.sample_actions())
+            ended += int(term_b.sum() + trunc_b.sum())
+        assert stats["steps"] == 8 * 60
+        assert stats["terminated"] + stats["truncated"] == ended > 0
+        np.testing.assert_array_equal(obs_a, obs_b)
+        np.testing.assert_array_equal(info_a["legal_action_mask"], info_b["legal_action_mask"])
