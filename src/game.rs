@@ -447,11 +447,11 @@ pub trait Rules: Send + Sync + Sized + 'static {
 
     /// [`Rules::legal_mask`] into `out`, with the same set as bits, counted
     /// and its first actions listed ([`LegalOut`]): what the batch keeps of
-    /// every step. Default: the mask, then packed, counted and listed from
-    /// the bits. Games that find their actions one at a time add them as
-    /// they go: packing a 934-entry mask cost a draughts step more than its
-    /// plain moves, and finding the random policy's action in the bits as
-    /// much again.
+    /// every step. Default: the mask, then packed and counted (not listed).
+    /// Games that find their actions one at a time add them as they go:
+    /// packing a 934-entry mask cost a draughts step more than its plain
+    /// moves, and finding the random policy's action in the bits as much
+    /// again.
     fn legal_out(&self, s: &Self::State, out: &mut LegalOut<'_>) {
         self.legal_mask(s, out.mask);
         crate::bits::pack_mask(out.mask, out.bits);
