@@ -294,3 +294,27 @@ def test_board_game_smoke_run_exports_a_baseline_that_plays_greedy_or_by_alpha_b
     assert deep.act(s) in legal and deep.afterstate_agent.last["depth"] == 2
     with pytest.raises(ludoteca.OptionError, match="takes plies, contempt and threats, not filter"):
         Baseline("tablut", path=out / "export.npz", plies=1, filter=4)
+
+
+def test_init_starts_from_an_exported_network_or_the_shipped_one(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    td("tablut", out=first, iterations=30, seed=1, **FAST)
+    start = NumpyNet(first / "export.npz")
+    # A learning rate too small to move a weight: the second run's export is where it started.
+    td("tablut", out=tmp_path / "second", iterations=30, seed=2, init=str(first / "export.npz"), **{**FAST, "lr": 1e-12})
+    again = NumpyNet(tmp_path / "second" / "export.npz")
+    for k, w in start._w.items():
+        np.testing.assert_allclose(again._w[k], w, atol=1e-8, err_msg=k)
+    assert json.loads((tmp_path / "second" / "config.json").read_text())["init"] == str(first / "export.npz")
+    # The shipped network of the game (its hidden size), and mismatches named.
+    shipped = NumpyNet(Path(ludoteca.__file__).parent / "baselines" / "tablut.npz")
+    td("tablut", out=tmp_path / "third", iterations=2, init="baseline", **{**FAST, "hidden": int(shipped.meta["hidden"]), "lr": 1e-12})
+    np.testing.assert_allclose(NumpyNet(tmp_path / "third" / "export.npz")._w["fc1.w"], shipped._w["fc1.w"], atol=1e-8)
+    with pytest.raises(ludoteca.OptionError, match="hidden"):
+        td("tablut", out=tmp_path / "fourth", iterations=2, init=str(first / "export.npz"), **{**FAST, "hidden": 32})
+    with pytest.raises(ludoteca.OptionError, match="'zamma'"):
+        td("zamma", out=tmp_path / "fifth", iterations=2, init=str(first / "export.npz"), **FAST)
+    with pytest.raises(ludoteca.OptionError, match="no network of 'russian' ships"):
+        td("russian", out=tmp_path / "sixth", iterations=2, init="baseline", **FAST)
+    with pytest.raises(ludoteca.OptionError, match="no network file"):
+        td("tablut", out=tmp_path / "seventh", iterations=2, init=str(tmp_path / "missing.npz"), **FAST)

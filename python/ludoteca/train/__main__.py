@@ -59,6 +59,7 @@ TD_HELP = {
     "play_plies": "search depth Baseline plays the exported network at, as --eval-plies (default 1 for a game with dice, 0 without)",
     "eval_openings": "random turns of the evaluation openings (default 4; backgammon 0)",
     "openings": "random complete moves opening each self-play game",
+    "init": "start from an exported MLP of the same game and size (an export.npz, or 'baseline' for the shipped network)",
 }
 
 

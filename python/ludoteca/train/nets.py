@@ -152,6 +152,14 @@ class MLP(nn.Module):
             out[f"{name}.b"] = lin.bias.detach().numpy().copy()
         return out
 
+    def load_numpy_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
+        """The weights from ``numpy_arrays``' layout (an exported network's arrays), in place."""
+        with torch.no_grad():
+            for name in ("fc1", "fc2", "policy", "value"):
+                lin = getattr(self, name)
+                lin.weight.copy_(torch.from_numpy(np.ascontiguousarray(arrays[f"{name}.w"].T)))
+                lin.bias.copy_(torch.from_numpy(np.asarray(arrays[f"{name}.b"])))
+
     def describe(self) -> dict[str, Any]:
         """Architecture fields for the export's ``meta``."""
         return {"kind": "mlp", "hidden": self.hidden}

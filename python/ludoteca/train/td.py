@@ -39,13 +39,14 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any, Optional, Union
 
 import numpy as np
 import torch
 
 from .._core import Game, State
-from ..agents.baseline import Baseline
+from ..agents.baseline import Baseline, NetworkFileError, NumpyNet, shipped_baselines
 from ..agents.search import turn_values
 from ..errors import OptionError
 from .alphazero import _append_csv, _open_run, _Progress, _record_eval, _value_scale
@@ -87,6 +88,9 @@ class TDConfig:
     eval_openings: Optional[int] = None
     #: Random complete moves that open each self-play game (not learnt from).
     openings: int = 0
+    #: Start from the weights of an exported MLP of the same game and size (an ``export.npz``,
+    #: or ``"baseline"`` for the network shipped in the package) instead of random ones.
+    init: Optional[str] = None
     opponents: list[str] = dataclasses.field(default_factory=list)
     checkpoint_minutes: float = 5.0
     log_seconds: float = 10.0
@@ -126,6 +130,25 @@ class TDConfig:
     def game_options(self) -> dict[str, Any]:
         """Options of the training game: explicit chance nodes where there are dice (the position before the roll)."""
         return {"chance": "explicit"} if "chance" in Game(self.game).options else {}
+
+
+def _load_init(net: MLP, cfg: TDConfig) -> None:
+    """Copies the weights of ``cfg.init`` into ``net``, or ``OptionError`` naming what does not match."""
+    assert cfg.init is not None
+    path: Any = cfg.init
+    if cfg.init == "baseline":
+        if cfg.game not in shipped_baselines():
+            raise OptionError(f"td: init='baseline': no network of {cfg.game!r} ships in the package (those of {', '.join(shipped_baselines())} do)")
+        path = Path(__file__).resolve().parent.parent / "baselines" / f"{cfg.game}.npz"
+    try:
+        src = NumpyNet(path)
+    except NetworkFileError as e:
+        raise OptionError(f"td: init: {e}") from None
+    have = (src.kind, src.game_id, src.meta.get("hidden"), src.observation_shape, src.num_actions, src.value_scale)
+    want = ("mlp", cfg.game, cfg.hidden, tuple(net.observation_shape), net.num_actions, net.value_scale)
+    if have != want:
+        raise OptionError(f"td: init {str(path)!r} holds (kind, game, hidden, observation shape, actions, value scale) = {have}; this run trains {want}")
+    net.load_numpy_arrays(src._w)
 
 
 def _command_line(cfg: TDConfig) -> str:
@@ -311,6 +334,8 @@ def td(
     counters: dict[str, Any] = {"iteration": 0, "selfplay_games": 0, "decisions": 0, "train_steps": 0, "elapsed": 0.0, "last_eval": None, "eval_iteration": -1, "last_checkpoint": 0.0, "resumed": 0}
     pending_x: list[np.ndarray] = []
     pending_y: list[np.ndarray] = []
+    if ckpt is None and cfg.init is not None:
+        _load_init(net, cfg)
     if ckpt is not None:
         net.load_state_dict(ckpt["net"])
         opt.load_state_dict(ckpt["optimizer"])
