@@ -458,7 +458,7 @@ impl<S: Clone> Slot<S> {
         if count == 0 {
             return 0;
         }
-        // The draw of `random_set_bit`, taken from the list when it holds every action.
+        // A uniform draw among the legal actions: from the list when it holds them all.
         let k = self.policy.random_range(0..count);
         match self.listed.get(k as usize) {
             Some(&a) if self.is_listed && count as usize <= LISTED => a as i64,

@@ -1,10 +1,7 @@
 //! Bitsets of actions and the small kernels over them: a legal mask packed
-//! into `u64` words and back, a uniformly random set bit, the set-bit
+//! into `u64` words and back, counting them and finding the k-th, the set-bit
 //! iterator, and the float-to-byte observation copy. Hot paths of every
 //! game and of the batch engine use them.
-
-use crate::core::GameRng;
-use rand::RngExt;
 
 /// The indices of the set bits of `w`, lowest first.
 #[derive(Clone, Copy, Debug)]
@@ -165,16 +162,6 @@ pub fn set_bit(bits: &mut [u64], a: usize) {
 #[inline]
 pub fn has_bit(bits: &[u64], a: usize) -> bool {
     bits.get(a / 64).is_some_and(|w| w >> (a % 64) & 1 == 1)
-}
-
-/// A uniformly random set bit of `bits` (`None` when none is set).
-#[inline]
-pub fn random_set_bit(bits: &[u64], rng: &mut GameRng) -> Option<usize> {
-    let count = count_set_bits(bits);
-    if count == 0 {
-        return None;
-    }
-    find_nth_set_bit(bits, rng.random_range(0..count))
 }
 
 /// [`nth_set_bit`] with the hardware popcount where the CPU has it.

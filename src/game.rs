@@ -275,8 +275,8 @@ pub fn write_obs<R: Rules>(rules: &R, layout: &ObsLayout, s: &R::State, out: Obs
 }
 
 /// Appends bits to a byte buffer, least significant bit first (the packed
-/// format's order), for families that write packed observations directly.
-pub struct BitWriter<'a> {
+/// format's order): [`ObsLayout::pack`]'s writer.
+struct BitWriter<'a> {
     out: &'a mut [u8],
     acc: u64,
     n: u32,
@@ -391,8 +391,8 @@ impl LegalOut<'_> {
         self.is_listed = true;
     }
 
-    /// Action `a` is legal (added once, after [`LegalOut::clear`]; below
-    /// the mask's length).
+    /// Action `a` is legal (not yet in the set; below the mask's length).
+    /// Listed too, which is harmless where the set is not listed.
     #[inline(always)]
     pub fn add(&mut self, a: usize) {
         self.mask[a] = true;
@@ -408,19 +408,6 @@ impl LegalOut<'_> {
     pub fn count_from_bits(&mut self) {
         self.count = crate::bits::count_set_bits(self.bits);
         self.is_listed = false;
-    }
-
-    /// Adds an action to a set written by [`LegalOut::count_from_bits`] or
-    /// by [`LegalOut::add`] alike (a session's offer actions).
-    #[inline]
-    pub fn add_more(&mut self, a: usize) {
-        if self.is_listed {
-            self.add(a);
-        } else {
-            self.mask[a] = true;
-            crate::bits::set_bit(self.bits, a);
-            self.count += 1;
-        }
     }
 }
 

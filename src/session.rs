@@ -381,7 +381,7 @@ impl<S: Clone> Session<S> {
         for (a, open) in self.open_offers(rules, common) {
             // The rules left every offer action unset.
             if open {
-                out.add_more(a);
+                out.add(a);
             }
         }
     }

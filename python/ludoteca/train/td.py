@@ -39,14 +39,13 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any, Optional, Union
 
 import numpy as np
 import torch
 
 from .._core import Game, State
-from ..agents.baseline import Baseline, NetworkFileError, NumpyNet, shipped_baselines
+from ..agents.baseline import _BASELINES, Baseline, NetworkFileError, NumpyNet, shipped_baselines
 from ..agents.search import turn_values
 from ..errors import OptionError
 from .alphazero import _append_csv, _open_run, _Progress, _record_eval, _value_scale
@@ -139,7 +138,7 @@ def _load_init(net: MLP, cfg: TDConfig) -> None:
     if cfg.init == "baseline":
         if cfg.game not in shipped_baselines():
             raise OptionError(f"td: init='baseline': no network of {cfg.game!r} ships in the package (those of {', '.join(shipped_baselines())} do)")
-        path = Path(__file__).resolve().parent.parent / "baselines" / f"{cfg.game}.npz"
+        path = _BASELINES / f"{cfg.game}.npz"
     try:
         src = NumpyNet(path)
     except NetworkFileError as e:
