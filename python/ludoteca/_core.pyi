@@ -457,13 +457,16 @@ class MlpEvaluation:
     ``evaluate`` to ``alphabeta_search``, ``turn_values`` and the search
     agents; calling it, ``net(state, player)``, gives the value a search uses.
     ``ludoteca.agents.baseline.AfterstateEvaluation.native()`` builds one from
-    a baseline network. Games without dice only."""
+    a baseline network. ``builtin`` (0 to 1, default 0) blends in the game's
+    built-in evaluation: a leaf is worth ``(1 - builtin) * network + builtin
+    * built-in`` to the player asked about. Games without dice only."""
 
     def __new__(
         cls,
         layers: Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
         value: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
         value_scale: float = 1.0,
+        builtin: float = 0.0,
     ) -> MlpEvaluation: ...
     def __call__(self, state: State, player: int) -> float:
         """The value of ``state`` for ``player``, as a search's leaf sees it
@@ -471,6 +474,9 @@ class MlpEvaluation:
     @property
     def inputs(self) -> int:
         """The length of the observation the network reads."""
+    @property
+    def builtin(self) -> float:
+        """The weight of the game's built-in evaluation in the leaf values (0: the network alone)."""
 
 def alphabeta_search(
     state: State,

@@ -30,7 +30,9 @@ fn option_error(message: String) -> PyErr {
 /// ``evaluate`` to ``alphabeta_search``, ``turn_values`` and the search
 /// agents; calling it, ``net(state, player)``, gives the value a search uses.
 /// ``ludoteca.agents.baseline.AfterstateEvaluation.native()`` builds one from
-/// a baseline network. Games without dice only.
+/// a baseline network. ``builtin`` (0 to 1, default 0) blends in the game's
+/// built-in evaluation: a leaf is worth ``(1 - builtin) * network + builtin
+/// * built-in`` to the player asked about. Games without dice only.
 #[pyclass(name = "MlpEvaluation", module = "ludoteca._core", frozen)]
 pub struct PyMlp {
     net: Arc<Mlp>,
@@ -39,11 +41,12 @@ pub struct PyMlp {
 #[pymethods]
 impl PyMlp {
     #[new]
-    #[pyo3(signature = (layers, value, value_scale=1.0), text_signature = "(layers, value, value_scale=1.0)")]
+    #[pyo3(signature = (layers, value, value_scale=1.0, builtin=Real(0.0)), text_signature = "(layers, value, value_scale=1.0, builtin=0.0)")]
     fn new(
         layers: Vec<(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)>,
         value: (PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>),
         value_scale: f64,
+        builtin: Real,
     ) -> PyResult<Self> {
         let dense = |i: usize, (w, b): &(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)| -> PyResult<(Vec<f32>, Vec<f32>)> {
             if w.shape()[1] != b.len() {
@@ -57,7 +60,10 @@ impl PyMlp {
         };
         let hidden = layers.iter().enumerate().map(|(i, l)| dense(i, l)).collect::<PyResult<Vec<_>>>()?;
         let value = dense(hidden.len(), &value)?;
-        let net = Mlp::new(hidden, value, value_scale as f32).map_err(to_py)?;
+        if !(0.0..=1.0).contains(&builtin.0) {
+            return Err(option_error(format!("MlpEvaluation: builtin is the built-in evaluation's weight, from 0 to 1; got {}", builtin.0)));
+        }
+        let net = Mlp::new(hidden, value, value_scale as f32).and_then(|n| n.with_builtin(builtin.0 as f32)).map_err(to_py)?;
         Ok(PyMlp { net: Arc::new(net) })
     }
 
@@ -77,8 +83,17 @@ impl PyMlp {
         self.net.inputs()
     }
 
+    /// The weight of the game's built-in evaluation in the leaf values (0: the network alone).
+    #[getter]
+    fn builtin(&self) -> f32 {
+        self.net.builtin()
+    }
+
     fn __repr__(&self) -> String {
-        format!("MlpEvaluation(inputs={})", self.net.inputs())
+        match self.net.builtin() {
+            w if w > 0.0 => format!("MlpEvaluation(inputs={}, builtin={w})", self.net.inputs()),
+            _ => format!("MlpEvaluation(inputs={})", self.net.inputs()),
+        }
     }
 }
 

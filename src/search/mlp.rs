@@ -57,6 +57,9 @@ pub struct Mlp {
     hidden: Vec<Dense>,
     value: Dense,
     value_scale: f32,
+    /// The weight of the game's built-in evaluation in a search's leaf
+    /// value (0: the network alone); see [`Mlp::with_builtin`].
+    builtin: f32,
 }
 
 impl Mlp {
@@ -85,7 +88,25 @@ impl Mlp {
         if !(value_scale.is_finite() && value_scale > 0.0) {
             return Err(bad(format!("value_scale must be a positive number, got {value_scale}")));
         }
-        Ok(Mlp { hidden: layers, value, value_scale })
+        Ok(Mlp { hidden: layers, value, value_scale, builtin: 0.0 })
+    }
+
+    /// The same network, whose leaf values as a search's evaluation are
+    /// `(1 - weight) * network + weight * Rules::heuristic` (both for the
+    /// player asked about): the built-in evaluation's hand-made terms
+    /// (material, the king's routes) blended into a network that learnt
+    /// them only as well as its self-play taught it. `weight` in [0, 1].
+    pub fn with_builtin(mut self, weight: f32) -> Result<Mlp> {
+        if !(0.0..=1.0).contains(&weight) {
+            return Err(GameError::Invalid(format!("network: the built-in evaluation's weight must be in [0, 1], got {weight}")));
+        }
+        self.builtin = weight;
+        Ok(self)
+    }
+
+    /// The weight of the built-in evaluation in the leaf values ([`Mlp::with_builtin`]).
+    pub fn builtin(&self) -> f32 {
+        self.builtin
     }
 
     /// The observation length the network reads.
@@ -148,10 +169,12 @@ impl<R: Rules> Evaluator<R> for MlpEval<'_> {
         self.obs.fill(0.0);
         rules.observe(s, &mut self.obs);
         let v = self.net.value(&self.obs, &mut self.scratch);
-        Ok(match rules.to_act(s) {
+        let v = match rules.to_act(s) {
             ToAct::Player(p) if p != player => -v,
             _ => v,
-        })
+        };
+        let w = self.net.builtin;
+        Ok(if w > 0.0 { (1.0 - w) * v + w * rules.heuristic(s, player) } else { v })
     }
 }
 
@@ -172,6 +195,42 @@ mod tests {
         let v = 0.05 + 0.9 * -0.3;
         let got = net().value(&x, &mut [Vec::new(), Vec::new()]);
         assert!((got - (v as f32).tanh() * 2.0).abs() < 1e-6, "{got}");
+    }
+
+    #[test]
+    fn a_builtin_weight_blends_the_network_with_the_games_own_evaluation() {
+        use crate::core::{rng_from_seed, Action};
+        use crate::games::tablut::TablutRules;
+        use rand::RngExt;
+        let rules = TablutRules::with(true);
+        let n: usize = rules.spec().observation_shape.iter().product();
+        // A 648 -> 4 -> 1 network with weights that vary by input, so that every position has its own value.
+        let w1: Vec<f32> = (0..n * 4).map(|i| ((i * 7919) % 23) as f32 / 23.0 - 0.5).collect();
+        let plain = Mlp::new(vec![(w1, vec![0.1, -0.2, 0.0, 0.3])], (vec![0.5, -0.4, 0.3, 0.2], vec![0.0]), 1.0).unwrap();
+        let mixed = plain.clone().with_builtin(0.25).unwrap();
+        assert!(plain.clone().with_builtin(1.5).is_err() && plain.clone().with_builtin(-0.1).is_err());
+        let mut rng = rng_from_seed(3);
+        let mut s = rules.initial_state(&mut rng);
+        let mut mask = vec![false; rules.spec().num_actions];
+        let (mut checked, mut differ) = (0, 0);
+        for _ in 0..60 {
+            if rules.to_act(&s) == ToAct::Terminal {
+                break;
+            }
+            for p in [Player::P0, Player::P1] {
+                let net = plain.evaluator(&rules).unwrap().evaluate(&rules, &s, p).unwrap();
+                let got = mixed.evaluator(&rules).unwrap().evaluate(&rules, &s, p).unwrap();
+                let want = 0.75 * net + 0.25 * rules.heuristic(&s, p);
+                assert!((got - want).abs() < 1e-6, "{got} vs {want}");
+                differ += usize::from((got - net).abs() > 1e-4);
+                checked += 1;
+            }
+            rules.legal_mask(&s, &mut mask);
+            let legal: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
+            let a = legal[rng.random_range(0..legal.len())];
+            rules.apply(&mut s, Action(a as u32), &mut rng);
+        }
+        assert!(checked >= 60 && differ > checked / 2, "{differ} of {checked} positions changed by the blend");
     }
 
     #[test]

@@ -241,3 +241,42 @@ def test_an_afterstate_network_without_dice_searches_with_its_files_threats_or_t
         Baseline(path=path, threats="yes")
     with pytest.raises(OptionError, match="plies and filter, not threats"):
         Baseline("backgammon", threats=True)
+
+
+def test_an_afterstate_network_without_dice_blends_in_its_files_builtin_weight_or_the_one_given(tmp_path: Path) -> None:
+    import json
+
+    from ludoteca.agents.baseline import AfterstateEvaluation, NumpyNet
+    from ludoteca.agents.search import MlpEvaluation, turn_values
+    from ludoteca.errors import OptionError
+
+    src = Path(ludoteca.__file__).parent / "baselines" / "tablut.npz"
+    with np.load(src, allow_pickle=False) as data:
+        arrays = {k: np.asarray(data[k]) for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    assert Baseline("tablut").net.builtin == float(meta["search"].get("builtin", 0.0))
+    meta["search"]["builtin"] = 0.25
+    arrays["meta"] = np.array(json.dumps(meta))
+    path = tmp_path / "tablut-builtin.npz"
+    np.savez(path, **arrays)  # type: ignore[arg-type]
+    for agent, want in [(Baseline(path=path), 0.25), (Baseline(path=path, builtin=0.5), 0.5), (make_agent(f"baseline:path={path},builtin=0", game_id="tablut"), 0.0)]:
+        inner = agent.afterstate_agent.evaluate  # type: ignore[attr-defined]
+        assert isinstance(inner, MlpEvaluation) and inner.builtin == pytest.approx(want)
+    # The leaf values: weight 0 is the network, 1 the built-in evaluation, 0.25 a quarter of the way between.
+    python = AfterstateEvaluation(NumpyNet(src))
+    net, half, full = python.native(), python.native(0.25), python.native(1.0)
+    assert net is not None and half is not None and full is not None
+    for s in _positions("tablut", 6, 3):
+        if s.is_terminal():
+            continue
+        a, b, c, d = (dict(turn_values(s, e)) for e in (net, half, full, None))
+        assert c.keys() == d.keys() and all(c[m] == pytest.approx(d[m], abs=1e-6) for m in d)
+        assert all(b[m] == pytest.approx(0.75 * a[m] + 0.25 * d[m], abs=1e-5) for m in d)
+        assert any(abs(a[m] - d[m]) > 1e-3 for m in d)
+    for bad in (1.5, -0.1, "yes", True):
+        with pytest.raises(OptionError, match="builtin"):
+            Baseline(path=path, builtin=bad)
+    with pytest.raises(OptionError, match="builtin"):
+        python.native(2.0)
+    with pytest.raises(OptionError, match="plies and filter, not builtin"):
+        Baseline("backgammon", builtin=0.2)

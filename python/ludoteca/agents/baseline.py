@@ -98,6 +98,9 @@ class NumpyNet:
     by repetition costs that alpha-beta (``meta["search"]["contempt"]``, 0
     if the file does not say) and ``threats`` whether it searches with
     threat quiescence (``meta["search"]["threats"]``, False if unsaid).
+    ``builtin`` is the weight of the game's built-in evaluation blended
+    into that alpha-beta's leaf values (``meta["search"]["builtin"]``, 0 if
+    unsaid: the network alone; see ``MlpEvaluation``).
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -130,6 +133,8 @@ class NumpyNet:
         self.contempt = float(meta.get("search", {}).get("contempt", 0.0))
         # ...and whether it follows threats past the horizon (AlphaBetaAgent's threats).
         self.threats = bool(meta.get("search", {}).get("threats", False))
+        # ...and how much of the game's built-in evaluation its leaves blend in (MlpEvaluation's builtin).
+        self.builtin = float(meta.get("search", {}).get("builtin", 0.0))
         self.kind: str = meta["kind"]
         self.value_scale = float(meta["value_scale"])
         self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
@@ -223,16 +228,17 @@ class AfterstateEvaluation:
             obs[_BG_CHANCE] = 1.0
         return obs, int(state.current_player)
 
-    def native(self) -> Optional[MlpEvaluation]:
+    def native(self, builtin: float = 0.0) -> Optional[MlpEvaluation]:
         """The same evaluation run natively by the searches (``MlpEvaluation``:
         no Python call per leaf, the search without the GIL), for an MLP in a
         game without dice; ``None`` otherwise (a chance node's observation is
-        read differently, see above)."""
+        read differently, see above). ``builtin``: the weight of the game's
+        built-in evaluation blended into it (``MlpEvaluation``'s)."""
         if self.net.kind != "mlp" or "chance" in Game(self.net.game_id).options:
             return None
         w = self.net._w
         return MlpEvaluation(
-            [(w["fc1.w"], w["fc1.b"]), (w["fc2.w"], w["fc2.b"])], (w["value.w"], w["value.b"]), self.net.value_scale
+            [(w["fc1.w"], w["fc1.b"]), (w["fc2.w"], w["fc2.b"])], (w["value.w"], w["value.b"]), self.net.value_scale, builtin
         )
 
     def __call__(self, state: State, player: int) -> float:
@@ -269,7 +275,9 @@ class Baseline(MCTSAgent):
     (``plies`` complete turns; ``contempt``, default the file's
     ``NumpyNet.contempt``, is what a draw by repetition costs it, and
     ``threats``, default the file's ``NumpyNet.threats``, adds threat
-    quiescence, as in ``AlphaBetaAgent``). It then answers a complete move
+    quiescence, as in ``AlphaBetaAgent``; ``builtin``, default the file's
+    ``NumpyNet.builtin``, blends the game's built-in evaluation into the
+    network's, see ``MlpEvaluation``). It then answers a complete move
     per call and takes no ``simulations``. In a game without dice the search runs the
     network natively (``AfterstateEvaluation.native()``, an ``MlpEvaluation``:
     the same values, no Python call per position).
@@ -322,15 +330,21 @@ class Baseline(MCTSAgent):
             width = options.pop("filter", 8) if dice else 0
             contempt = 0.0 if dice else options.pop("contempt", self.net.contempt)
             threats = False if dice else options.pop("threats", self.net.threats)
+            builtin = 0.0 if dice else options.pop("builtin", self.net.builtin)
+            if isinstance(builtin, bool) or not isinstance(builtin, (int, float)) or not 0.0 <= builtin <= 1.0:
+                raise OptionError(f"baseline: builtin is the built-in evaluation's weight, a number from 0 to 1; got {builtin!r}")
             if options:
-                takes = "plies and filter" if dice else "plies, contempt and threats"
+                takes = "plies and filter" if dice else "plies, contempt, threats and builtin"
                 raise OptionError(f"baseline: an afterstate network of {self.game_id} takes {takes}, not {', '.join(sorted(options))}")
             BaseAgent.__init__(self, seed)
             self.simulations, self.evaluator, self.options = 0, None, {}
             self.last_result = None
             python_evaluation = AfterstateEvaluation(self.net)
             # The same values without a Python call per leaf where the network allows (an MLP, no dice).
-            evaluation: Evaluate = python_evaluation.native() or python_evaluation
+            native = python_evaluation.native(builtin)
+            if builtin and native is None:
+                raise OptionError(f"baseline: builtin= blends the built-in evaluation into a native MLP's; {str(path)!r} is a {self.net.kind}")
+            evaluation: Evaluate = native or python_evaluation
             if depth == 0:
                 self.afterstate_agent = GreedyAgent(seed, evaluate=evaluation)
             elif dice:
