@@ -94,8 +94,9 @@ impl Mlp {
     /// The same network, whose leaf values as a search's evaluation are
     /// `(1 - weight) * network + weight * Rules::heuristic` (both for the
     /// player asked about): the built-in evaluation's hand-made terms
-    /// (material, the king's routes) blended into a network that learnt
-    /// them only as well as its self-play taught it. `weight` in [0, 1].
+    /// (material; in tablut the king's routes and distance to the corners)
+    /// blended into a network that learnt them only as far as its self-play
+    /// showed them. `weight` in [0, 1].
     pub fn with_builtin(mut self, weight: f32) -> Result<Mlp> {
         if !(0.0..=1.0).contains(&weight) {
             return Err(GameError::Invalid(format!("network: the built-in evaluation's weight must be in [0, 1], got {weight}")));
