@@ -57,6 +57,16 @@ def _tasks(pairs: Sequence[tuple[int, int]], games: int) -> list[dict[str, Any]]
     return out
 
 
+def _shares(tasks: Sequence[dict[str, Any]], jobs: int) -> list[list[dict[str, Any]]]:
+    """Each worker's games: both colours of an opening together, openings dealt in turn.
+
+    Dealt game by game, with two jobs one worker played every game of one
+    colour; where one colour's games are the long ones (tablut's Muscovites
+    against a strong agent) it ran alone for most of the match.
+    """
+    return [[t for i, t in enumerate(tasks) if (i // 2) % jobs == w] for w in range(jobs)]
+
+
 class _Job(NamedTuple):
     """What one worker needs to play its share of the games (pickled for processes)."""
 
@@ -242,7 +252,8 @@ def tournament(
     * ``jobs`` > 1 plays games in parallel: ``executor="process"`` (agents
       built in each worker from their specs; objects must pickle) or
       ``"thread"`` (for agents that release the GIL). Each worker plays a fixed
-      share of the games, so results are reproducible for a given ``jobs``.
+      share of the games (both colours of an opening, openings dealt in
+      turn), so results are reproducible for a given ``jobs``.
     * ``time_limit``: seconds per move (see ``play_game``).
     * ``anchor``: the agent rated 0 (default: ``random`` if playing, else the
       first); ``prior``: virtual draws per pairing (see ``ratings``).
@@ -281,7 +292,7 @@ def tournament(
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     positions, opening_info = _resolve_openings(g, openings, (games + 1) // 2, seed)
     tasks = _tasks(pairs, games)
-    shares = [tasks[w::jobs] for w in range(jobs)]
+    shares = _shares(tasks, jobs)
     shares = [s for s in shares if s]
     specs = list(agents)
     records: list[dict[str, Any]] = []
