@@ -280,3 +280,49 @@ def test_an_afterstate_network_without_dice_blends_in_its_files_builtin_weight_o
         python.native(2.0)
     with pytest.raises(OptionError, match="plies and filter, not builtin"):
         Baseline("backgammon", builtin=0.2)
+
+
+def test_a_blend_from_a_later_turn_plays_the_network_alone_before_it_and_the_blend_from_it(tmp_path: Path) -> None:
+    import json
+
+    from ludoteca.agents.baseline import PhasedAgent
+    from ludoteca.agents.search import AlphaBetaAgent
+    from ludoteca.errors import OptionError
+
+    src = Path(ludoteca.__file__).parent / "baselines" / "tablut.npz"
+    alone, blend = Baseline("tablut", plies=1, builtin=0.0), Baseline("tablut", plies=1, builtin=1.0)
+    # Positions of one random game where the two searches choose differently, so that the phase shows.
+    rng, s = random.Random(4), ludoteca.Game("tablut").new_state(4)
+    told: list[ludoteca.State] = []
+    while not s.is_terminal() and len(told) < 3:
+        if s.turns_played > 0 and alone.act(s) != blend.act(s):
+            told.append(s.clone())
+        s.play(rng.choice(s.legal_moves()))
+    assert len(told) == 3
+    for s in told:
+        k = s.turns_played
+        at = Baseline("tablut", plies=1, builtin=1.0, builtin_from=k)
+        after = Baseline("tablut", plies=1, builtin=1.0, builtin_from=k + 1)
+        assert isinstance(at.afterstate_agent, PhasedAgent) and at.afterstate_agent.from_turn == k
+        assert at.act(s) == blend.act(s) and at.afterstate_agent.last_agent is at.afterstate_agent.late
+        assert after.act(s) == alone.act(s) and after.afterstate_agent.last_agent is after.afterstate_agent.early  # type: ignore[union-attr]
+        assert after.afterstate_agent.last["depth"] == 1  # type: ignore[union-attr]
+    # From the file, and the keyword over it; without a blend there is no phase.
+    with np.load(src, allow_pickle=False) as data:
+        arrays = {k: np.asarray(data[k]) for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta["search"].update(builtin=0.3, builtin_from=7)
+    arrays["meta"] = np.array(json.dumps(meta))
+    path = tmp_path / "tablut-phased.npz"
+    np.savez(path, **arrays)  # type: ignore[arg-type]
+    assert Baseline(path=path).net.builtin_from == 7
+    phased = make_agent(f"baseline:path={path}", game_id="tablut").afterstate_agent  # type: ignore[attr-defined]
+    assert isinstance(phased, PhasedAgent) and phased.from_turn == 7
+    assert Baseline(path=path, builtin_from=2).afterstate_agent.from_turn == 2  # type: ignore[union-attr]
+    assert isinstance(Baseline(path=path, builtin=0).afterstate_agent, AlphaBetaAgent)
+    assert isinstance(Baseline(path=path, builtin_from=0).afterstate_agent, AlphaBetaAgent)
+    for bad in (-1, 1.5, True, "3"):
+        with pytest.raises(OptionError, match="builtin_from"):
+            Baseline(path=path, builtin_from=bad)
+    with pytest.raises(OptionError, match="plies and filter, not builtin_from"):
+        Baseline("backgammon", builtin_from=3)

@@ -39,7 +39,7 @@ from . import BaseAgent, Choice
 from .mcts import MCTSAgent
 from .search import AlphaBetaAgent, Evaluate, ExpectimaxAgent, GreedyAgent
 
-__all__ = ["NumpyNet", "Baseline", "AfterstateEvaluation", "NetworkFileError", "NoBaselineError", "shipped_baselines", "FORMAT"]
+__all__ = ["NumpyNet", "Baseline", "AfterstateEvaluation", "PhasedAgent", "NetworkFileError", "NoBaselineError", "shipped_baselines", "FORMAT"]
 
 #: Version of the ``.npz`` layout this module reads and ``ludoteca.train`` writes.
 FORMAT = 1
@@ -100,7 +100,9 @@ class NumpyNet:
     threat quiescence (``meta["search"]["threats"]``, False if unsaid).
     ``builtin`` is the weight of the game's built-in evaluation blended
     into that alpha-beta's leaf values (``meta["search"]["builtin"]``, 0 if
-    unsaid: the network alone; see ``MlpEvaluation``).
+    unsaid: the network alone; see ``MlpEvaluation``), and
+    ``builtin_from`` the turn of the game from which it is blended in
+    (``meta["search"]["builtin_from"]``, 0 if unsaid: from the start).
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -135,6 +137,8 @@ class NumpyNet:
         self.threats = bool(meta.get("search", {}).get("threats", False))
         # ...and how much of the game's built-in evaluation its leaves blend in (MlpEvaluation's builtin).
         self.builtin = float(meta.get("search", {}).get("builtin", 0.0))
+        # ...from which turn of the game on (before it the network alone: see Baseline).
+        self.builtin_from = int(meta.get("search", {}).get("builtin_from", 0))
         self.kind: str = meta["kind"]
         self.value_scale = float(meta["value_scale"])
         self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
@@ -250,6 +254,44 @@ class AfterstateEvaluation:
         return v if side == player else -v
 
 
+class PhasedAgent(BaseAgent):
+    """Two agents for two phases of a game: ``early`` decides while fewer
+    than ``from_turn`` complete turns of the game are played
+    (``State.turns_played``: a game set up from a position string counts
+    from there), ``late`` from then on.
+
+    ``Baseline`` plays an afterstate network this way when the built-in
+    evaluation is blended in from a later turn (``builtin_from``): tablut's
+    network alone keeps the corners in the opening, where the blend's
+    Muscovites chase the king too early, and the blend judges the long
+    middlegames the network alone slides out of (docs/baselines.md, tablut).
+    """
+
+    name = "phased"
+
+    def __init__(self, early: BaseAgent, late: BaseAgent, from_turn: int) -> None:
+        super().__init__(late.seed)
+        if isinstance(from_turn, bool) or not isinstance(from_turn, int) or from_turn < 0:
+            raise OptionError(f"phased: from_turn is a whole number of turns from 0, got {from_turn!r}")
+        self.early, self.late, self.from_turn = early, late, from_turn
+        #: The agent that made the last decision (None before the first).
+        self.last_agent: Optional[BaseAgent] = None
+
+    def agent_for(self, state: State) -> BaseAgent:
+        """The agent that decides at ``state``."""
+        return self.early if state.turns_played < self.from_turn else self.late
+
+    @property
+    def last(self) -> Any:
+        """The last search of the agent that made the last decision (its ``last``; ``{}`` before any)."""
+        return getattr(self.last_agent, "last", {})
+
+    def act(self, state: State) -> Choice:
+        """The decision of ``agent_for(state)``."""
+        self.last_agent = self.agent_for(state)
+        return self.last_agent.act(state)
+
+
 class Baseline(MCTSAgent):
     """MCTS guided by a trained network, played with numpy only (no torch, no GPU).
 
@@ -277,7 +319,9 @@ class Baseline(MCTSAgent):
     ``threats``, default the file's ``NumpyNet.threats``, adds threat
     quiescence, as in ``AlphaBetaAgent``; ``builtin``, default the file's
     ``NumpyNet.builtin``, blends the game's built-in evaluation into the
-    network's, see ``MlpEvaluation``). It then answers a complete move
+    network's, see ``MlpEvaluation``, from the turn ``builtin_from`` of the
+    game on, default the file's ``NumpyNet.builtin_from``: before it the
+    network plays alone; ``afterstate_agent`` is then a ``PhasedAgent``). It then answers a complete move
     per call and takes no ``simulations``. In a game without dice the search runs the
     network natively (``AfterstateEvaluation.native()``, an ``MlpEvaluation``:
     the same values, no Python call per position).
@@ -333,8 +377,11 @@ class Baseline(MCTSAgent):
             builtin = 0.0 if dice else options.pop("builtin", self.net.builtin)
             if isinstance(builtin, bool) or not isinstance(builtin, (int, float)) or not 0.0 <= builtin <= 1.0:
                 raise OptionError(f"baseline: builtin is the built-in evaluation's weight, a number from 0 to 1; got {builtin!r}")
+            builtin_from = 0 if dice else options.pop("builtin_from", self.net.builtin_from)
+            if isinstance(builtin_from, bool) or not isinstance(builtin_from, int) or builtin_from < 0:
+                raise OptionError(f"baseline: builtin_from is the turn of the game the blend starts at, a whole number from 0; got {builtin_from!r}")
             if options:
-                takes = "plies and filter" if dice else "plies, contempt, threats and builtin"
+                takes = "plies and filter" if dice else "plies, contempt, threats, builtin and builtin_from"
                 raise OptionError(f"baseline: an afterstate network of {self.game_id} takes {takes}, not {', '.join(sorted(options))}")
             BaseAgent.__init__(self, seed)
             self.simulations, self.evaluator, self.options = 0, None, {}
@@ -345,16 +392,21 @@ class Baseline(MCTSAgent):
             if builtin and native is None:
                 raise OptionError(f"baseline: builtin= blends the built-in evaluation into a native MLP's; {str(path)!r} is a {self.net.kind}")
             evaluation: Evaluate = native or python_evaluation
-            if depth == 0:
-                self.afterstate_agent = GreedyAgent(seed, evaluate=evaluation)
-            elif dice:
-                self.afterstate_agent = ExpectimaxAgent(depth, seed, width, evaluate=evaluation)
-            else:
+
+            def searcher(evaluation: Evaluate) -> BaseAgent:
+                if depth == 0:
+                    return GreedyAgent(seed, evaluate=evaluation)
+                if dice:
+                    return ExpectimaxAgent(depth, seed, width, evaluate=evaluation)
                 # Without dice a ply is a complete turn: alpha-beta (with capture quiescence) the
                 # same depth as the built-in alphabeta agent, the network in place of its evaluation.
-                self.afterstate_agent = AlphaBetaAgent(
-                    depth=depth, seed=seed, evaluate=evaluation, contempt=contempt, threats=threats
-                )
+                return AlphaBetaAgent(depth=depth, seed=seed, evaluate=evaluation, contempt=contempt, threats=threats)
+
+            self.afterstate_agent = searcher(evaluation)
+            if builtin and builtin_from:
+                alone = python_evaluation.native(0.0)
+                assert alone is not None  # native(builtin) was not None
+                self.afterstate_agent = PhasedAgent(searcher(alone), self.afterstate_agent, builtin_from)
             self.plies = depth
             return
         if plies is not None:
