@@ -127,8 +127,17 @@ def test_every_shipped_network_plays_and_its_model_card_states_its_file(game: st
         assert re.search(rf"\b{bot.net.play_simulations} simulations\b", card_text)
     else:
         assert f"plies={bot.net.afterstate_plies}" in card_text
-        if bot.net.contempt:
-            assert f"contempt={bot.net.contempt}" in card_text
+        for option in ("contempt", "builtin", "builtin_from"):
+            if getattr(bot.net, option):
+                assert f"{option}={getattr(bot.net, option)}" in card_text, f"the {game} card does not state {option}"
+
+
+def _searches(agent: object) -> list[object]:
+    """The alpha-beta agents that play a baseline's afterstate network: one, or a ``PhasedAgent``'s two."""
+    from ludoteca.agents.baseline import PhasedAgent
+
+    inner = agent.afterstate_agent  # type: ignore[attr-defined]
+    return [inner.early, inner.late] if isinstance(inner, PhasedAgent) else [inner]
 
 
 def _positions(game_id: str, count: int, seed: int) -> list[ludoteca.State]:
@@ -169,7 +178,7 @@ def test_the_native_network_evaluation_gives_the_numpy_values_and_the_same_searc
     assert [native(s, p) for p in (0, 1)] == list(s.returns())
     # Baseline plays its afterstate networks through it.
     agent = Baseline(game, plies=1)
-    assert isinstance(agent.afterstate_agent.evaluate, MlpEvaluation)  # type: ignore[union-attr]
+    assert all(isinstance(search.evaluate, MlpEvaluation) for search in _searches(agent))  # type: ignore[attr-defined]
 
 
 def test_the_native_network_evaluation_refuses_what_it_cannot_read() -> None:
@@ -209,8 +218,8 @@ def test_an_afterstate_network_without_dice_plays_at_its_files_contempt_or_the_o
     path = tmp_path / "tablut-contempt.npz"
     np.savez(path, **arrays)  # type: ignore[arg-type]
     for agent, want in [(Baseline(path=path), 0.25), (Baseline(path=path, contempt=-0.1), -0.1), (make_agent(f"baseline:path={path},contempt=0.5", game_id="tablut"), 0.5)]:
-        inner = agent.afterstate_agent  # type: ignore[attr-defined]
-        assert isinstance(inner, AlphaBetaAgent) and inner.contempt == want
+        for inner in _searches(agent):
+            assert isinstance(inner, AlphaBetaAgent) and inner.contempt == want
     with pytest.raises(OptionError, match="contempt"):
         Baseline(path=path, contempt=1.5)
     with pytest.raises(OptionError, match="plies and filter, not contempt"):
@@ -235,8 +244,8 @@ def test_an_afterstate_network_without_dice_searches_with_its_files_threats_or_t
         np.savez(path, **arrays)  # type: ignore[arg-type]
         given = not stored
         for agent, want in [(Baseline(path=path), stored), (Baseline(path=path, threats=given), given), (make_agent(f"baseline:path={path},threats={given}", game_id="tablut"), given)]:
-            inner = agent.afterstate_agent  # type: ignore[attr-defined]
-            assert isinstance(inner, AlphaBetaAgent) and inner.threats is want
+            for inner in _searches(agent):
+                assert isinstance(inner, AlphaBetaAgent) and inner.threats is want
     with pytest.raises(OptionError, match="threats must be true or false"):
         Baseline(path=path, threats="yes")
     with pytest.raises(OptionError, match="plies and filter, not threats"):
@@ -255,12 +264,12 @@ def test_an_afterstate_network_without_dice_blends_in_its_files_builtin_weight_o
         arrays = {k: np.asarray(data[k]) for k in data.files}
     meta = json.loads(str(arrays["meta"]))
     assert Baseline("tablut").net.builtin == float(meta["search"].get("builtin", 0.0))
-    meta["search"]["builtin"] = 0.25
+    meta["search"].update(builtin=0.25, builtin_from=0)
     arrays["meta"] = np.array(json.dumps(meta))
     path = tmp_path / "tablut-builtin.npz"
     np.savez(path, **arrays)  # type: ignore[arg-type]
     for agent, want in [(Baseline(path=path), 0.25), (Baseline(path=path, builtin=0.5), 0.5), (make_agent(f"baseline:path={path},builtin=0", game_id="tablut"), 0.0)]:
-        inner = agent.afterstate_agent.evaluate  # type: ignore[attr-defined]
+        inner = _searches(agent)[-1].evaluate  # type: ignore[attr-defined]
         assert isinstance(inner, MlpEvaluation) and inner.builtin == pytest.approx(want)
     # The leaf values: weight 0 is the network, 1 the built-in evaluation, 0.25 a quarter of the way between.
     python = AfterstateEvaluation(NumpyNet(src))

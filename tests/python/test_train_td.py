@@ -292,7 +292,7 @@ def test_board_game_smoke_run_exports_a_baseline_that_plays_greedy_or_by_alpha_b
     deep = Baseline("tablut", path=out / "export.npz", plies=2)
     assert isinstance(deep.afterstate_agent, AlphaBetaAgent) and deep.afterstate_agent.depth == 2
     assert deep.act(s) in legal and deep.afterstate_agent.last["depth"] == 2
-    with pytest.raises(ludoteca.OptionError, match="takes plies, contempt, threats and builtin, not filter"):
+    with pytest.raises(ludoteca.OptionError, match="takes plies, contempt, threats, builtin and builtin_from, not filter"):
         Baseline("tablut", path=out / "export.npz", plies=1, filter=4)
 
 
