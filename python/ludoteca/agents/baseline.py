@@ -363,7 +363,7 @@ class Baseline(MCTSAgent):
         if game_id is not None and game_id != self.net.game_id:
             raise NetworkFileError(f"{str(path)!r} is a network for {self.net.game_id!r}, not {game_id!r}")
         self.game_id = self.net.game_id
-        #: The search agent (greedy, expectimax or alpha-beta) that plays an afterstate network (None: MCTS plays the network).
+        #: The search agent (greedy, expectimax or alpha-beta; a PhasedAgent of two when the blend starts later) that plays an afterstate network (None: MCTS plays the network).
         self.afterstate_agent: Optional[BaseAgent] = None
         self.plies: Optional[int] = None
         if self.net.afterstate_plies is not None:
