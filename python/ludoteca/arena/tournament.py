@@ -64,7 +64,13 @@ def _shares(tasks: Sequence[dict[str, Any]], jobs: int) -> list[list[dict[str, A
     colour; where one colour's games are the long ones (tablut's Muscovites
     against a strong agent) it ran alone for most of the match.
     """
-    return [[t for i, t in enumerate(tasks) if (i // 2) % jobs == w] for w in range(jobs)]
+    # Grouped by (pairing, opening), not by position in the list: with an odd
+    # number of games a pairing's last opening has one game, and the next
+    # pairing's colours would otherwise straddle two workers.
+    group: dict[tuple[int, int], int] = {}
+    for t in tasks:
+        group.setdefault((t["pair"], t["opening"]), len(group))
+    return [[t for t in tasks if group[t["pair"], t["opening"]] % jobs == w] for w in range(jobs)]
 
 
 class _Job(NamedTuple):
