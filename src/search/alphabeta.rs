@@ -5,15 +5,18 @@
 //! Depth counts complete turns ([`Rules::next_states`]). Values are kept for
 //! a player, not by depth parity: a node whose mover is not the player the
 //! value is wanted for is searched for its mover and negated, so a player who
-//! moves twice in a row is handled (the games are zero-sum). A won game is
-//! worth `1 + (d + 1) / 128` to the winner at `d` turns of depth still to
-//! search (so a quicker win is preferred and a loss is put off); a leaf is the
-//! evaluation clamped into [-1, 1].
+//! moves twice in a row is handled (the games are zero-sum). A won game `p`
+//! complete turns below the root is worth `1 + (MAX_PLY + 1 - p) / 128` to
+//! the winner, whether the full-width search or the quiescence search found
+//! it: the quicker win is always preferred and the slower loss always put
+//! off; a leaf is the evaluation clamped into [-1, 1].
 //!
 //! The transposition table reuses a bound only from a search of the same
 //! depth: the value of every node is then exactly the fixed-depth minimax
 //! value (the tests check it against plain minimax), and deeper entries
-//! still serve move ordering.
+//! still serve move ordering. Won and lost values are stored as distances
+//! from the node rather than from the root (a chess engine's mate scores), so
+//! an entry met again at another ply means the same win.
 
 use super::eval::{state_key, Aborted, Evaluator};
 use crate::core::{Player, ToAct};
@@ -26,6 +29,8 @@ pub const MAX_DEPTH: u32 = 64;
 /// (py-draughts' engine stops at 8 too): soplo games, where every huff is a
 /// capture, would otherwise explode.
 pub const MAX_QUIESCENCE: u32 = 8;
+/// The deepest a game can end below the root: full-width turns, then quiescence.
+pub const MAX_PLY: u32 = MAX_DEPTH + MAX_QUIESCENCE;
 
 /// What to search.
 #[derive(Clone, Debug)]
@@ -175,15 +180,45 @@ impl Table {
     }
 }
 
-/// The value of a finished game for `me` with `depth` turns still to search.
+/// What winning `ply` complete turns below the root is worth: more than any
+/// evaluation (1), and more the sooner (exact in `f32`: multiples of 1/128).
 #[inline]
-pub fn terminal_value<R: Rules>(rules: &R, s: &R::State, me: Player, depth: u32) -> f32 {
-    rules.returns(s)[me.index()] * (1.0 + (depth + 1) as f32 / 128.0)
+pub fn win_at(ply: u32) -> f32 {
+    1.0 + (MAX_PLY + 1).saturating_sub(ply) as f32 / 128.0
 }
 
-/// The value of a position whose mover wins at once ([`Rules::wins_at_once`]):
-/// that of the won game one turn below it at the horizon.
-pub const WIN_AT_ONCE: f32 = 1.0 + 1.0 / 128.0;
+/// The value for `me` of a game finished `ply` complete turns below the root.
+#[inline]
+pub fn terminal_value<R: Rules>(rules: &R, s: &R::State, me: Player, ply: u32) -> f32 {
+    rules.returns(s)[me.index()] * win_at(ply)
+}
+
+/// Whether `v` is a won or lost game rather than an evaluation or a draw.
+#[inline]
+pub fn is_decided(v: f32) -> bool {
+    v.abs() > 1.0
+}
+
+/// A value found `ply` turns below the root as the table keeps it: a won or
+/// lost game counted from the node, so that the entry means the same at any ply.
+#[inline]
+fn to_table(v: f32, ply: u32) -> f32 {
+    if is_decided(v) {
+        v + v.signum() * ply as f32 / 128.0
+    } else {
+        v
+    }
+}
+
+/// The inverse of [`to_table`] for a node `ply` turns below the root.
+#[inline]
+fn from_table(v: f32, ply: u32) -> f32 {
+    if is_decided(v) {
+        v - v.signum() * ply as f32 / 128.0
+    } else {
+        v
+    }
+}
 
 /// Whether the turn `from -> to` took pieces of `mover`'s opponent, and how many.
 #[inline]
@@ -233,18 +268,19 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         Ok(self.eval.evaluate(self.rules, s, me)?.clamp(-1.0, 1.0))
     }
 
-    /// The value of `s` for `me` at `depth` turns, within (alpha, beta) (fail-soft).
-    fn node(&mut self, s: &R::State, me: Player, depth: u32, mut alpha: f32, beta: f32) -> Result<f32, Stop> {
+    /// The value of `s`, `ply` turns below the root, for `me` at `depth`
+    /// turns, within (alpha, beta) (fail-soft).
+    fn node(&mut self, s: &R::State, me: Player, depth: u32, ply: u32, mut alpha: f32, beta: f32) -> Result<f32, Stop> {
         let mover = match self.rules.to_act(s) {
             ToAct::Terminal => {
                 self.nodes += 1;
-                return Ok(terminal_value(self.rules, s, me, depth));
+                return Ok(terminal_value(self.rules, s, me, ply));
             }
             ToAct::Chance => return Err(Stop::Chance),
             ToAct::Player(p) => p,
         };
         if mover != me {
-            return Ok(-self.node(s, mover, depth, -beta, -alpha)?);
+            return Ok(-self.node(s, mover, depth, ply, -beta, -alpha)?);
         }
         if draws_by_repetition(self.rules, s, self.repeated) {
             self.nodes += 1;
@@ -253,11 +289,11 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         if self.threats && depth > 0 && self.rules.wins_at_once(s) {
             // Exactly the value of the winning turn's terminal child: no quicker win exists.
             self.nodes += 1;
-            return Ok(1.0 + depth as f32 / 128.0);
+            return Ok(win_at(ply + 1));
         }
         if depth == 0 {
             return if self.quiescence {
-                self.quiesce(s, me, alpha, beta, MAX_QUIESCENCE)
+                self.quiesce(s, me, ply, alpha, beta, MAX_QUIESCENCE)
             } else {
                 self.nodes += 1;
                 self.leaf(s, me)
@@ -269,10 +305,11 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         let mut hint = None;
         if let Some(e) = self.tt.probe(key) {
             if e.depth as u32 == depth {
+                let v = from_table(e.value, ply);
                 match e.bound {
-                    Bound::Exact => return Ok(e.value),
-                    Bound::Lower if e.value >= beta => return Ok(e.value),
-                    Bound::Upper if e.value <= alpha => return Ok(e.value),
+                    Bound::Exact => return Ok(v),
+                    Bound::Lower if v >= beta => return Ok(v),
+                    Bound::Upper if v <= alpha => return Ok(v),
                     _ => {}
                 }
             }
@@ -285,7 +322,7 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         let mut best_i = 0;
         let mut result = Ok(());
         for &i in &order {
-            match self.node(&kids[i], me, depth - 1, alpha, beta) {
+            match self.node(&kids[i], me, depth - 1, ply + 1, alpha, beta) {
                 Ok(v) => {
                     if v > best {
                         best = v;
@@ -311,7 +348,7 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         } else {
             Bound::Exact
         };
-        self.tt.store(Entry { key, value: best, best: best_i as u16, depth: depth as u8, bound });
+        self.tt.store(Entry { key, value: to_table(best, ply), best: best_i as u16, depth: depth as u8, bound });
         Ok(best)
     }
 
@@ -342,17 +379,17 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
     /// stand on the evaluation or try its captures. With threats, a mover
     /// that wins at once has won, a threatened mover searches every turn
     /// (no standing), and the turns that threaten are tried with the captures.
-    fn quiesce(&mut self, s: &R::State, me: Player, mut alpha: f32, beta: f32, q: u32) -> Result<f32, Stop> {
+    fn quiesce(&mut self, s: &R::State, me: Player, ply: u32, mut alpha: f32, beta: f32, q: u32) -> Result<f32, Stop> {
         let mover = match self.rules.to_act(s) {
             ToAct::Terminal => {
                 self.nodes += 1;
-                return Ok(terminal_value(self.rules, s, me, 0));
+                return Ok(terminal_value(self.rules, s, me, ply));
             }
             ToAct::Chance => return Err(Stop::Chance),
             ToAct::Player(p) => p,
         };
         if mover != me {
-            return Ok(-self.quiesce(s, mover, -beta, -alpha, q)?);
+            return Ok(-self.quiesce(s, mover, ply, -beta, -alpha, q)?);
         }
         if draws_by_repetition(self.rules, s, self.repeated) {
             self.nodes += 1;
@@ -360,7 +397,7 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         }
         self.tick()?;
         if self.threats && self.rules.wins_at_once(s) {
-            return Ok(WIN_AT_ONCE);
+            return Ok(win_at(ply + 1));
         }
         if q == 0 {
             return self.leaf(s, me);
@@ -393,7 +430,7 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
         let mut result = Ok(());
         if alpha < beta {
             for &(_, i) in &caps {
-                match self.quiesce(&kids[i], me, alpha, beta, q - 1) {
+                match self.quiesce(&kids[i], me, ply + 1, alpha, beta, q - 1) {
                     Ok(v) => {
                         best = best.max(v);
                         alpha = alpha.max(v);
@@ -459,7 +496,7 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
         let mut best = (order[0], f32::NEG_INFINITY);
         let mut stopped = None;
         for &i in &order {
-            match search.node(&kids[i], me, d - 1, alpha, f32::INFINITY) {
+            match search.node(&kids[i], me, d - 1, 1, alpha, f32::INFINITY) {
                 Ok(v) => {
                     if v > best.1 {
                         best = (i, v);
@@ -482,8 +519,10 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
         // The next iteration starts with this one's best turn.
         let pos = order.iter().position(|&i| i == best.0).expect("best is a child");
         order[..=pos].rotate_right(1);
-        if best.1 > 1.0 || cfg.time.is_some_and(|t| start.elapsed() >= t) {
-            // A forced win was found (deeper search only finds slower ones) or time is up.
+        if best.1 >= win_at(d) || cfg.time.is_some_and(|t| start.elapsed() >= t) {
+            // A forced win within the full-width depth was found (a deeper
+            // search only finds slower ones; one found by quiescence, past
+            // the horizon, may still have a quicker rival) or time is up.
             break;
         }
     }

@@ -3,7 +3,7 @@
 //! game; expectimax against a hand enumeration of rolls and against an exact
 //! two-sided bear-off computed here.
 
-use super::alphabeta::{self, captured, draws_by_repetition, terminal_value, Config, MAX_QUIESCENCE, WIN_AT_ONCE};
+use super::alphabeta::{self, captured, draws_by_repetition, terminal_value, win_at, Config, MAX_QUIESCENCE};
 use super::eval::{Aborted, Builtin, FnEval};
 use super::expectimax;
 use crate::core::{rng_from_seed, Player, ToAct};
@@ -54,21 +54,21 @@ impl Horizon {
     }
 }
 
-/// Plain minimax over complete turns, values for `me`; a position in `draws`
-/// is a draw.
-fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: Horizon, draws: &Draws) -> f32 {
+/// Plain minimax over complete turns, values for `me` at `ply` turns below
+/// the root; a position in `draws` is a draw.
+fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, ply: u32, q: Horizon, draws: &Draws) -> f32 {
     match r.to_act(s) {
-        ToAct::Terminal => terminal_value(r, s, me, depth),
-        ToAct::Player(m) if m != me => -minimax(r, s, m, depth, q, draws),
+        ToAct::Terminal => terminal_value(r, s, me, ply),
+        ToAct::Player(m) if m != me => -minimax(r, s, m, depth, ply, q, draws),
         ToAct::Player(_) if draws_by_repetition(r, s, draws.keys) => draws.value(me),
         ToAct::Player(_) if depth == 0 => match q {
             Horizon::Leaf => leaf(r, s, me),
-            _ => quiesce(r, s, me, MAX_QUIESCENCE, q == Horizon::Threats, draws),
+            _ => quiesce(r, s, me, ply, MAX_QUIESCENCE, q == Horizon::Threats, draws),
         },
         ToAct::Player(_) => {
             let mut kids = Vec::new();
             r.next_states(s, &mut kids);
-            kids.iter().map(|c| minimax(r, c, me, depth - 1, q, draws)).fold(f32::NEG_INFINITY, f32::max)
+            kids.iter().map(|c| minimax(r, c, me, depth - 1, ply + 1, q, draws)).fold(f32::NEG_INFINITY, f32::max)
         }
         ToAct::Chance => unreachable!("deterministic games only"),
     }
@@ -78,12 +78,12 @@ fn minimax<R: Rules>(r: &R, s: &R::State, me: Player, depth: u32, q: Horizon, dr
 /// captures. With `threats`: a mover that wins at once has won; a threatened
 /// mover searches every turn and may not stand; turns that threaten are
 /// searched with the captures.
-fn quiesce<R: Rules>(r: &R, s: &R::State, me: Player, q: u32, threats: bool, draws: &Draws) -> f32 {
+fn quiesce<R: Rules>(r: &R, s: &R::State, me: Player, ply: u32, q: u32, threats: bool, draws: &Draws) -> f32 {
     match r.to_act(s) {
-        ToAct::Terminal => terminal_value(r, s, me, 0),
-        ToAct::Player(m) if m != me => -quiesce(r, s, m, q, threats, draws),
+        ToAct::Terminal => terminal_value(r, s, me, ply),
+        ToAct::Player(m) if m != me => -quiesce(r, s, m, ply, q, threats, draws),
         ToAct::Player(_) if draws_by_repetition(r, s, draws.keys) => draws.value(me),
-        ToAct::Player(_) if threats && r.wins_at_once(s) => WIN_AT_ONCE,
+        ToAct::Player(_) if threats && r.wins_at_once(s) => win_at(ply + 1),
         ToAct::Player(_) if q == 0 => leaf(r, s, me),
         ToAct::Player(_) => {
             let mut kids = Vec::new();
@@ -92,7 +92,7 @@ fn quiesce<R: Rules>(r: &R, s: &R::State, me: Player, q: u32, threats: bool, dra
             let caps = kids.iter().filter(|c| captured(r, s, c, me) > 0).count();
             let stand = if !threatened && caps < kids.len() { leaf(r, s, me) } else { f32::NEG_INFINITY };
             let follow = |c: &&R::State| threatened || captured(r, s, c, me) > 0 || (threats && r.threatened(c));
-            kids.iter().filter(follow).map(|c| quiesce(r, c, me, q - 1, threats, draws)).fold(stand, f32::max)
+            kids.iter().filter(follow).map(|c| quiesce(r, c, me, ply + 1, q - 1, threats, draws)).fold(stand, f32::max)
         }
         ToAct::Chance => unreachable!("deterministic games only"),
     }
@@ -151,10 +151,10 @@ fn check_position<R: Rules>(r: &R, s: &R::State, max_depth: u32, max_q_depth: u3
                 // Iterative deepening stops early on a forced win: compare at the depth it reached.
                 assert!(got.depth == depth || (iterative && got.depth < depth && got.value > 1.0));
                 // The root is the present position: only the positions after it can repeat.
-                let want = turns.iter().map(|t| minimax(r, &t.state, me, got.depth - 1, q, &draws)).fold(f32::NEG_INFINITY, f32::max);
+                let want = turns.iter().map(|t| minimax(r, &t.state, me, got.depth - 1, 1, q, &draws)).fold(f32::NEG_INFINITY, f32::max);
                 assert_eq!(got.value, want, "{text} depth {depth} q {q:?} tt {tt} iterative {iterative}");
                 let best = &turns[got.best.unwrap()].state;
-                assert_eq!(minimax(r, best, me, got.depth - 1, q, &draws), want, "{text}: the best turn's value");
+                assert_eq!(minimax(r, best, me, got.depth - 1, 1, q, &draws), want, "{text}: the best turn's value");
             }
         }
     }
@@ -255,7 +255,8 @@ fn threat_quiescence_sees_a_fork_of_the_corners_past_the_horizon() {
     let plain = search(1, false);
     assert!(plain.value <= 1.0, "depth 1 without threats must not see the win: {}", plain.value);
     let with = search(1, true);
-    assert_eq!(with.value, WIN_AT_ONCE, "the fork is a win one turn past the horizon");
+    // The threat (turn 1), any answer (turn 2), the escape (turn 3).
+    assert_eq!(with.value, win_at(3), "the fork is a win one turn past the horizon");
     // The win is real: a three-turn search finds it without threats.
     assert!(search(3, false).value > 1.0);
     let best = &r.turns(&s)[with.best.unwrap()];
@@ -508,4 +509,27 @@ fn the_race_formula_favours_the_shorter_race_and_the_player_on_roll() {
     let even = race_wins(100.0, 100.0);
     assert!(even > 0.5 && even < 0.65, "on roll in an even 100-pip race: {even}");
     assert!(race_wins(90.0, 100.0) > even && race_wins(110.0, 100.0) < even);
+}
+
+/// kharbaga: `b8-a7` leaves the opponent without a move, a win at once;
+/// `c7-c5` wins too, but turns later, found by the capture quiescence. A win
+/// is worth more the sooner it comes, wherever the search finds it.
+#[test]
+fn alphabeta_prefers_the_win_at_once_to_a_later_win_found_by_quiescence() {
+    let r = Alquerque::new(Board::Kharbaga, Removal::Immediate);
+    let s = r.from_position("www1w/ww1w/1w3/www1/b1W1w/4/5/4/5 w").unwrap();
+    let turns = r.turns(&s);
+    let at = |n: &str| turns.iter().position(|t| t.notation == n).unwrap();
+    let me = r.to_act(&s).player().unwrap();
+    assert_eq!(r.to_act(&turns[at("b8-a7")].state), ToAct::Terminal);
+    let draws = Draws { keys: &[], root: me, contempt: 0.0 };
+    let slower = minimax(&r, &turns[at("c7-c5")].state, me, 0, 1, Horizon::Captures, &draws);
+    assert!(slower > 1.0 && slower < win_at(1), "c7-c5 wins, later: {slower}");
+    for depth in 1..=4 {
+        for tt in [0, 1 << 12] {
+            let got = alphabeta::search(&r, &s, &Config { depth, tt_entries: tt, ..Config::default() }, &mut Builtin).unwrap();
+            assert_eq!(turns[got.best.unwrap()].notation, "b8-a7", "depth {depth} tt {tt}");
+            assert_eq!(got.value, win_at(1));
+        }
+    }
 }
