@@ -610,6 +610,15 @@ pub trait Rules: Send + Sync + Sized + 'static {
         0.0
     }
 
+    /// The most a finished game can return to a player: a search that finds
+    /// a turn worth this much needs to look no further (the MCTS solver
+    /// proves such a node won). 1 for the games that are won, drawn or lost;
+    /// a game whose wins differ in size says its largest, or infinity where
+    /// no bound holds (then only nodes whose every child is proven are).
+    fn max_return(&self) -> f32 {
+        1.0
+    }
+
     /// Whether the player to move has a turn that wins the game at once,
     /// when the game can tell without generating its turns (tablut: the king
     /// sees a corner). Search's threat quiescence ([`crate::search::alphabeta::Config::threats`])

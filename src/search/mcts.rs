@@ -185,6 +185,11 @@ struct TreeSearch<S> {
     /// Why the search cannot go on (a chance node without a player to
     /// value it for, under `evaluate_chance`); reported by `select`.
     failed: Option<GameError>,
+    /// The most a game can return to a player ([`Rules::max_return`]): a
+    /// node with a child proven worth this much to its decider is won.
+    win: f32,
+    /// Masks by decision depth for the walk of a node's complete turns.
+    walk_masks: Vec<Vec<bool>>,
 }
 
 /// Many trees searched together: one per game of a batch. Each wave runs
@@ -271,6 +276,8 @@ impl<R: Rules> Forest<R> {
                 halving: Vec::new(),
                 mask: vec![false; num_actions],
                 failed: None,
+                win: rules.max_return(),
+                walk_masks: Vec::new(),
             });
         }
         self.searches += 1;
@@ -518,6 +525,65 @@ fn sample_outcome(outcomes: &[(Action, f64)], rng: &mut GameRng) -> Action {
     outcomes.last().expect("a chance node has outcomes").0
 }
 
+/// Decisions a walk of one node's complete turns tries at most: a capture
+/// maze of the alquerque games can hold a great many hop orders, and the
+/// walk only spares simulations (an unproven node is searched as before).
+const WALK_DECISIONS: usize = 4096;
+
+/// The first decision of a complete turn from `s` that ends the game with
+/// `p` getting `win` or more, and what `p` gets: a depth-first walk of the
+/// turn's decisions that stops at the first such end.
+fn winning_turn<R: Rules>(rules: &R, s: &R::State, p: Player, win: f32, masks: &mut Vec<Vec<bool>>) -> Option<(Action, f32)> {
+    let mut walk = TurnWalk { rules, p, win, masks, budget: WALK_DECISIONS, rng: rng_from_seed(0), first: Action(0) };
+    walk.from(s, 0).map(|v| (walk.first, v))
+}
+
+struct TurnWalk<'a, R: Rules> {
+    rules: &'a R,
+    p: Player,
+    win: f32,
+    masks: &'a mut Vec<Vec<bool>>,
+    budget: usize,
+    /// For `apply` (the tree's rules roll no dice).
+    rng: GameRng,
+    /// The first decision of the winning turn found.
+    first: Action,
+}
+
+impl<R: Rules> TurnWalk<'_, R> {
+    /// What `p` gets from the first winning end of the turn in progress at `s`.
+    fn from(&mut self, s: &R::State, depth: usize) -> Option<f32> {
+        let spec = self.rules.spec();
+        if self.masks.len() <= depth {
+            self.masks.push(vec![false; spec.num_actions]);
+        }
+        let mut mask = std::mem::take(&mut self.masks[depth]);
+        self.rules.legal_mask(s, &mut mask);
+        let mut found = None;
+        for a in (0..spec.num_game_actions()).filter(|&a| mask[a]) {
+            if self.budget == 0 {
+                break;
+            }
+            self.budget -= 1;
+            let mut next = s.clone();
+            let applied = self.rules.apply(&mut next, Action(a as u32), &mut self.rng);
+            found = match self.rules.to_act(&next) {
+                ToAct::Terminal => Some(self.rules.returns(&next)[self.p.index()]).filter(|&v| v >= self.win),
+                ToAct::Player(q) if q == self.p && applied != Applied::TurnOver => self.from(&next, depth + 1),
+                _ => None,
+            };
+            if found.is_some() {
+                if depth == 0 {
+                    self.first = Action(a as u32);
+                }
+                break;
+            }
+        }
+        self.masks[depth] = mask;
+        found
+    }
+}
+
 /// `softmax(x)` over `xs`.
 fn softmax(xs: &[f32]) -> Vec<f32> {
     let max = xs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -617,10 +683,14 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
         let mut cur = 0usize;
         loop {
             let next = match self.tree.nodes[cur].kind {
-                Kind::Decision(p) => match config.root {
-                    RootSelection::Puct => self.select_puct(cur, p, config),
-                    RootSelection::Gumbel if cur == 0 => self.select_gumbel_root(config),
-                    RootSelection::Gumbel => self.select_gumbel_interior(cur, p, config),
+                // A node proven won goes down its winning line.
+                Kind::Decision(p) => match self.winning_child(cur, p) {
+                    Some(child) => child,
+                    None => match config.root {
+                        RootSelection::Puct => self.select_puct(cur, p, config),
+                        RootSelection::Gumbel if cur == 0 => self.select_gumbel_root(config),
+                        RootSelection::Gumbel => self.select_gumbel_interior(cur, p, config),
+                    },
                 },
                 Kind::Chance => self.select_chance(cur, config),
                 Kind::Terminal(v0) => {
@@ -677,6 +747,11 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
         node.state = Some(state);
         node.turns = turns;
         node.kind = kind;
+        node.exact = match kind {
+            Kind::Terminal(v0) => Some(v0),
+            Kind::Truncated => Some(0.0),
+            _ => None,
+        };
         Ok(())
     }
 
@@ -686,7 +761,63 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
             n.visits += 1;
             n.value0 += v0 as f64;
         }
+        self.prove_path();
         self.path.clear();
+    }
+
+    /// The solver: proofs climb the path from its end while each node's
+    /// newly proven value proves its parent.
+    fn prove_path(&mut self) {
+        for k in (0..self.path.len()).rev() {
+            let i = self.path[k] as usize;
+            if self.tree.nodes[i].exact.is_some() {
+                continue;
+            }
+            match self.proven_value(i) {
+                Some(v0) => self.tree.nodes[i].exact = Some(v0),
+                None => break,
+            }
+        }
+    }
+
+    /// Node `i`'s exact value from player 0's side if its children prove it:
+    /// a decision with a child worth the most the game gives to its decider,
+    /// or with every child proven (the best of them); a chance node with
+    /// every outcome proven (their mean by probability).
+    fn proven_value(&self, i: usize) -> Option<f32> {
+        let n = &self.tree.nodes[i];
+        let kids = &self.tree.nodes[n.children()];
+        if kids.is_empty() {
+            return None;
+        }
+        match n.kind {
+            Kind::Decision(p) => {
+                let mut best = f32::NEG_INFINITY;
+                for c in kids {
+                    let v = sign(p) * c.exact?;
+                    if v >= self.win {
+                        return Some(sign(p) * v);
+                    }
+                    best = best.max(v);
+                }
+                Some(sign(p) * best)
+            }
+            Kind::Chance => kids.iter().map(|c| c.exact.map(|v0| c.prior as f64 * v0 as f64)).sum::<Option<f64>>().map(|v| v as f32),
+            _ => None,
+        }
+    }
+
+    /// At a node proven won for `p`: the child that wins (proven, or the
+    /// first decision of the winning turn its expansion found).
+    fn winning_child(&self, node: usize, p: Player) -> Option<usize> {
+        let n = &self.tree.nodes[node];
+        if !n.proven_win(p, self.win) {
+            return None;
+        }
+        let kids = n.children();
+        kids.clone()
+            .find(|&i| self.tree.nodes[i].proven_win(p, self.win))
+            .or_else(|| n.winning.and_then(|a| kids.clone().find(|&i| self.tree.nodes[i].action == a)))
     }
 
     /// Expands the waiting leaf with the evaluator's answer and backs up.
@@ -713,9 +844,19 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
             legal.iter().zip(priors).zip(chosen).map(|((&a, p), l)| (Action(a as u32), p, l)),
         );
         let v0 = sign(player) * value;
+        let won = if self.win.is_finite() {
+            let state = self.tree.nodes[leaf].state.as_ref().expect("a leaf has its state");
+            winning_turn(rules, state, player, self.win, &mut self.walk_masks)
+        } else {
+            None
+        };
         let node = &mut self.tree.nodes[leaf];
         node.kind = Kind::Decision(player);
         node.raw0 = v0;
+        if let Some((first, v)) = won {
+            node.exact = Some(sign(player) * v);
+            node.winning = Some(first);
+        }
         self.backup(v0);
         if self.counted {
             self.done += 1;
@@ -730,9 +871,14 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
         let fpu = n.q(p);
         let scale = config.c_puct * (n.visits as f32).sqrt();
         let mut best = (f32::NEG_INFINITY, n.first_child as usize);
+        // A child proven lost is not tried while another may not be.
+        let open = n.children().any(|i| !self.tree.nodes[i].proven_loss(p, self.win));
         for i in n.children() {
             let c = &self.tree.nodes[i];
-            let q = if c.visits == 0 { fpu } else { c.q(p) };
+            if open && c.proven_loss(p, self.win) {
+                continue;
+            }
+            let q = if c.visits == 0 && c.exact.is_none() { fpu } else { c.worth(p) };
             let score = q + scale * c.prior / (1.0 + c.visits as f32);
             if score > best.0 {
                 best = (score, i);
@@ -791,14 +937,14 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
         let total: u32 = children.iter().map(|c| c.visits).sum();
         let visited_prior: f32 = children.iter().filter(|c| c.visits > 0).map(|c| c.prior.max(f32::MIN_POSITIVE)).sum();
         let weighted_q: f32 = if visited_prior > 0.0 {
-            children.iter().filter(|c| c.visits > 0).map(|c| c.prior.max(f32::MIN_POSITIVE) * c.q(p)).sum::<f32>()
+            children.iter().filter(|c| c.visits > 0).map(|c| c.prior.max(f32::MIN_POSITIVE) * c.worth(p)).sum::<f32>()
                 / visited_prior
         } else {
             0.0
         };
         let raw = sign(p) * n.raw0;
         let mixed = (raw + total as f32 * weighted_q) / (total as f32 + 1.0);
-        let q: Vec<f32> = children.iter().map(|c| if c.visits > 0 { c.q(p) } else { mixed }).collect();
+        let q: Vec<f32> = children.iter().map(|c| if c.visits > 0 { c.worth(p) } else { mixed }).collect();
         let (lo, hi) = q.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
         let max_visits = children.iter().map(|c| c.visits).max().unwrap_or(0);
         let scale = (config.c_visit + max_visits as f32) * config.c_scale;
@@ -813,7 +959,12 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
         let pi = softmax(&logits);
         let total: u32 = children.iter().map(|c| c.visits).sum();
         let mut best = (f32::NEG_INFINITY, 0);
+        // A child proven lost is not tried while another may not be.
+        let open = children.iter().any(|c| !c.proven_loss(p, self.win));
         for (k, c) in children.iter().enumerate() {
+            if open && c.proven_loss(p, self.win) {
+                continue;
+            }
             let score = pi[k] - c.visits as f32 / (1.0 + total as f32);
             if score > best.0 {
                 best = (score, k);
@@ -893,8 +1044,22 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
                 (policy, best)
             }
         };
+        // A proven win is played whatever the visits or the temperature say;
+        // a move proven lost only when every move is.
+        let best = match self.winning_child(0, player) {
+            Some(i) => i - root.first_child as usize,
+            None if children[best].proven_loss(player, self.win) => (0..children.len())
+                .filter(|&k| !children[k].proven_loss(player, self.win))
+                .max_by(|&a, &b| visits[a].cmp(&visits[b]).then(children[a].prior.total_cmp(&children[b].prior)).then(b.cmp(&a)))
+                .unwrap_or(best),
+            None => best,
+        };
         let children_out = children.iter().zip(&visits).zip(&policy).map(|((c, &v), &w)| (c.action, v, w)).collect();
-        let value = if root.visits > 0 { root.q(player) } else { 0.0 };
+        let value = match root.exact {
+            Some(v0) => sign(player) * v0,
+            None if root.visits > 0 => root.q(player),
+            None => 0.0,
+        };
         SearchResult { action: children[best].action, children: children_out, value, player }
     }
 }
@@ -987,6 +1152,13 @@ impl<R: Rules> Forest<R> {
         });
         let p = p.expect("a root has a player");
         nodes[nodes[0].children()].iter().map(|c| (c.action, c.visits, c.q(p))).collect()
+    }
+
+    /// Every node of tree `i` the solver proved: its state, the turns played
+    /// to it and its exact value from player 0's side.
+    pub fn proven(&self, i: usize) -> Vec<(R::State, u32, f32)> {
+        let nodes = &self.trees[i].tree.nodes;
+        nodes.iter().filter_map(|n| Some((n.state.clone()?, n.turns, n.exact?))).collect()
     }
 
     /// Visits of each outcome of every chance node with at least `min_visits`.

@@ -60,6 +60,14 @@ pub struct Node<S> {
     pub turns: u32,
     pub first_child: u32,
     pub num_children: u32,
+    /// The node's exact value from player 0's side once proven (the solver:
+    /// a terminal or truncated node; a decision with a child worth the most
+    /// the game can give, or with every child proven; a chance node with
+    /// every outcome proven).
+    pub exact: Option<f32>,
+    /// The first decision of a complete turn that wins at once from here,
+    /// before the child it leads to is reached (the walk at expansion).
+    pub winning: Option<Action>,
 }
 
 impl<S> Node<S> {
@@ -76,6 +84,8 @@ impl<S> Node<S> {
             turns: 0,
             first_child: 0,
             num_children: 0,
+            exact: None,
+            winning: None,
         }
     }
 
@@ -90,6 +100,28 @@ impl<S> Node<S> {
             return 0.0;
         }
         sign(p) * (self.value0 / self.visits as f64) as f32
+    }
+
+    /// What the node is worth to `p`: its proven value, else its mean.
+    #[inline]
+    pub fn worth(&self, p: Player) -> f32 {
+        match self.exact {
+            Some(v0) => sign(p) * v0,
+            None => self.q(p),
+        }
+    }
+
+    /// Whether the node is proven worth `win` or more to `p`.
+    #[inline]
+    pub fn proven_win(&self, p: Player, win: f32) -> bool {
+        self.exact.is_some_and(|v0| sign(p) * v0 >= win)
+    }
+
+    /// Whether the node is proven worth `-win` or less to `p`: the
+    /// opponent's best.
+    #[inline]
+    pub fn proven_loss(&self, p: Player, win: f32) -> bool {
+        self.exact.is_some_and(|v0| sign(p) * v0 <= -win)
     }
 }
 

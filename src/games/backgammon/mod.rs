@@ -386,6 +386,16 @@ impl Rules for Backgammon {
         }
     }
 
+    fn max_return(&self) -> f32 {
+        match self.reward {
+            // A match won is the most there is.
+            Reward::Match => 1.0,
+            // A single or money game pays the cube times 1, 2 or 3, and the
+            // cube may still be turned: no win now bounds a later one.
+            Reward::Points | Reward::Equity => f32::INFINITY,
+        }
+    }
+
     fn heuristic(&self, s: &State, player: Player) -> f32 {
         eval::heuristic(s, player)
     }
