@@ -11,7 +11,7 @@ from .._core import Game, State
 from ..errors import LudotecaError, RecordError
 from .gametypes import GAME_TYPES, GameType, format_options, game_type_for, game_type_tag, parse_options
 from .notation import BackgammonCodec, Candidate, Codec, codec_for
-from .pdn import Record, Turn, format_record, parse
+from .pdn import Record, Turn, excerpt, format_record, parse
 
 if TYPE_CHECKING:
     from ..render.backgammon import BackgammonPosition
@@ -77,7 +77,9 @@ def read(file: Union[PathLike, IO[str]], game_id: Optional[str] = None) -> list[
             text = _decode(fh.read())
         name = os.fspath(file)
     # Other formats in the collections, told by their content.
-    if re.search(r"^\s*\d+ point match", text, re.M):
+    from .jellyfish import _LENGTH
+
+    if _LENGTH.search(text):
         from .jellyfish import loads_match
 
         return loads_match(text, source=str(name))
@@ -104,7 +106,10 @@ def game_of(record: Record, game_id: Optional[str] = None) -> tuple[Game, GameTy
     except RecordError as e:
         raise RecordError(f"{record.describe()}: {e}", kind=e.kind, source=record.source, tags=record.tags) from None
     except LudotecaError as e:
-        raise RecordError(f"{record.describe()}: Options tag: {e}", kind="game type", source=record.source, tags=record.tags) from None
+        # The core's message quotes the option's value whole: cut short.
+        raise RecordError(
+            f"{record.describe()}: Options tag: {excerpt(str(e), 300, quote=False)}", kind="game type", source=record.source, tags=record.tags
+        ) from None
 
 
 def _start(record: Record, game: Game, gt: GameType, codec: Codec) -> State:
@@ -112,13 +117,14 @@ def _start(record: Record, game: Game, gt: GameType, codec: Codec) -> State:
     if fen is None or not fen.strip():
         return game.new_state(0) if gt.first is not None or gt.game_id == "backgammon" else _tablero_start(record, game, gt)
     text = fen.strip()
-    if gt.draughts:
-        text = _normalise_fen(text, codec)
     try:
+        if gt.draughts:
+            text = _normalise_fen(text, codec)
         return game.state_from_string(text)
-    except LudotecaError as e:
+    except (LudotecaError, ValueError) as e:
+        # ValueError: an algebraic square off the board (`z9`) in _normalise_fen.
         raise RecordError(
-            f"{record.describe()}: FEN {fen!r} is not a {game.id} position: {e}",
+            f"{record.describe()}: FEN {excerpt(fen)} is not a {game.id} position: {excerpt(str(e), 300, quote=False)}",
             kind="position", source=record.source, tags=record.tags, position=fen,
         ) from None
 
@@ -132,6 +138,9 @@ def _tablero_start(record: Record, game: Game, gt: GameType) -> State:
         if gt.colours[st.current_player] == first:
             return st
     raise RecordError(f"{record.describe()}: no tablero start with {first} to move", kind="position")
+
+
+_ALG_NAME = re.compile(r"[a-z][0-9]{1,2}")
 
 
 def _normalise_fen(fen: str, codec: Codec) -> str:
@@ -149,7 +158,12 @@ def _normalise_fen(fen: str, codec: Codec) -> str:
             for item in items.split(","):
                 king = item.startswith("K")
                 name = item[1:] if king else item
-                sq = str(codec.from_algebraic(name)) if name and name[0].isalpha() else name
+                if name and name[0].isalpha():
+                    if not _ALG_NAME.fullmatch(name):
+                        raise ValueError(f"{excerpt(name)} is not a square")
+                    sq = str(codec.from_algebraic(name))
+                else:
+                    sq = name
                 out.append(("K" if king else "") + sq)
             parts[i] = colour + ",".join(out)
         head = ":".join(parts)
@@ -257,7 +271,7 @@ def _error(record: Record, state: State, codec: Codec, turn: Turn, i: int, kind:
     number = f"{turn.number}{'...' if turn.black else '.'}" if turn.number is not None else f"turn {i + 1}"
     shown = ", ".join(legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else "")
     return RecordError(
-        f"{record.describe()}: move {number} {turn.text!r}: {why} at {state.to_string()!r}; "
+        f"{record.describe()}: move {number} {excerpt(turn.text)}: {why} at {state.to_string()!r}; "
         f"legal moves: {shown or ('none (the game is over)' if state.is_terminal() else 'the dice are rolled first')}",
         kind=kind, source=record.source, tags=dict(record.tags), number=number, move=turn.text,
         position=state.to_string(), legal_moves=legal,
