@@ -59,14 +59,6 @@ def _players(header: str) -> list[tuple[str, str, int]]:
     return out
 
 
-def match_length(text: str, source: str = "<string>") -> Optional[int]:
-    """The ``N`` of a match file's ``N point match`` line (``None`` without one)."""
-    m = _LENGTH.search(text)
-    if m is None:
-        return None
-    return _count(m.group(1), "match length", source, text.count("\n", 0, m.start()) + 1)
-
-
 def _move(text: str) -> str:
     """Jellyfish checker moves → the core's notation (25 = bar, 0 = off, ``(n)`` repeats)."""
     out = []

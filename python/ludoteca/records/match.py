@@ -286,8 +286,8 @@ def replay_match(source: Union[str, os.PathLike[str]], *, text: Optional[str] = 
     length, games = _parse(text, name)
     try:
         game = Game("backgammon", chance="explicit", cube=True, match_length=length, **({"jacoby": True} if jacoby and length == 0 else {}))
-    except LudotecaError as e:
-        raise RecordError(f"{name}: a {length} point match cannot be replayed: {excerpt(str(e), 200, quote=False)}", kind="game type", source=name) from None
+    except LudotecaError as err:
+        raise RecordError(f"{name}: a {length} point match cannot be replayed: {excerpt(str(err), 200, quote=False)}", kind="game type", source=name) from None
     codec = codec_for(game)
     st = game.new_state(seed=0)
     out = MatchReplay(game, [st.clone()], [])
