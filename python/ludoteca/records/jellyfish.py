@@ -85,7 +85,8 @@ def loads_match(text: str, source: str = "<string>") -> list[Record]:
     length = ""
     for i, line in enumerate(lines):
         m = _HEADER_TAG.match(line)
-        if m:
+        # Only the tags used below are kept: a million header lines make no million-entry dict.
+        if m and m.group(1).replace(" ", "") in ("Event", "Site"):
             header_tags[m.group(1).replace(" ", "")] = m.group(2)
         m = _LENGTH.match(line)
         if m:
