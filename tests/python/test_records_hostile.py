@@ -300,3 +300,35 @@ def test_cli_replay_reports_a_hostile_file_as_a_failure_without_a_traceback(
     out = capsys.readouterr().out
     assert "syntax: " in out or "position: " in out
     assert len(out) < 2_000
+
+
+# --------------------------------------------------- ambiguous moves on replay
+
+
+class _TwoReadings:
+    """A codec under which every written turn has two readings and the turn ``end`` none:
+    what a record ambiguous move after move looks like to the replay."""
+
+    def candidates(self, state: Any, written: str, black: bool) -> list[Any]:
+        from ludoteca.records.notation import Candidate
+
+        return [] if written == "end" else [Candidate(state), Candidate(state)]
+
+    def legal_moves(self, state: Any) -> list[str]:
+        return []
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        pytest.param(["x"] * 40 + ["end"], id="40 ambiguous moves, then one that fits no reading (2**40 readings)"),
+        pytest.param(["x"] * 3_000, id="3,000 ambiguous moves that all fit (recursion 3,000 deep)"),
+    ],
+)
+def test_a_record_ambiguous_move_after_move_is_an_ambiguous_move_error_quickly(moves: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import ludoteca.records.core as core
+
+    monkeypatch.setattr(core, "codec_for", lambda game: _TwoReadings())
+    rec = records.Record(tags={"GameType": "20"}, turns=[records.Turn(m) for m in moves])
+    g = _within_limits(lambda: records.replay_record(rec))
+    assert isinstance(g.error, RecordError) and g.error.kind == "ambiguous move" and g.error.number == "turn 1"

@@ -34,6 +34,10 @@ Source = Union[PathLike, IO[str], Record, Iterable[Record]]
 
 # How far ahead a move with several meanings is tried before calling it ambiguous.
 _LOOKAHEAD = 6
+# Most written turns tried to decide one such move. Real records need a few
+# hundred at most (schildpad.pdn game 3 move 35: two meanings, the rest of the
+# game decides); a record ambiguous move after move would take exponential time.
+_READINGS = 10_000
 
 
 def _decode(data: bytes) -> str:
@@ -278,18 +282,37 @@ def _error(record: Record, state: State, codec: Codec, turn: Turn, i: int, kind:
     )
 
 
-def _survives(codec: Codec, state: State, turns: list[Turn], depth: int) -> bool:
-    """Whether the next ``depth`` written turns can be played from ``state``."""
-    for k, t in enumerate(turns[:depth]):
-        if state.is_terminal():
-            return False
-        cands = codec.candidates(state, t.text, t.black)
-        if not cands:
-            return False
-        if len(cands) > 1:
-            return any(_survives(codec, c.state, turns[k + 1 :], depth - k - 1) for c in cands)
-        state = cands[0].state
-    return True
+class _Undecided(Exception):
+    """More than ``_READINGS`` written turns tried to decide one ambiguous move."""
+
+
+def _survives(codec: Codec, state: State, turns: list[Turn], depth: int, budget: list[int]) -> bool:
+    """Whether the next ``depth`` written turns can be played from ``state``.
+
+    Depth first over the readings of the ambiguous turns met, with a stack
+    rather than recursion (a game ambiguous move after move recursed once per
+    move, past Python's limit); ``budget[0]`` counts down the turns tried and
+    raises ``_Undecided`` at zero (readings multiply at each ambiguous turn).
+    """
+    limit = min(depth, len(turns))
+    stack = [(state, 0)]
+    while stack:
+        st, k = stack.pop()
+        while k < limit:
+            if st.is_terminal():
+                break
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _Undecided
+            t = turns[k]
+            cands = codec.candidates(st, t.text, t.black)
+            if not cands:
+                break
+            stack.extend((c.state, k + 1) for c in reversed(cands[1:]))
+            st, k = cands[0].state, k + 1
+        else:
+            return True
+    return False
 
 
 def _decisions(before: State, after: State) -> list[int]:
@@ -362,10 +385,17 @@ def replay_record(record: Record, game_id: Optional[str] = None, *, actions: boo
             break
         if len(cands) > 1:
             rest = turns[i + 1 :]
-            alive = [c for c in cands if _survives(codec, c.state, rest, _LOOKAHEAD)]
-            if len(alive) > 1:
-                # Still open: let the whole rest of the game decide.
-                alive = [c for c in alive if _survives(codec, c.state, rest, len(rest))]
+            budget = [_READINGS]
+            try:
+                alive = [c for c in cands if _survives(codec, c.state, rest, _LOOKAHEAD, budget)]
+                if len(alive) > 1:
+                    # Still open: let the whole rest of the game decide.
+                    alive = [c for c in alive if _survives(codec, c.state, rest, len(rest), budget)]
+            except _Undecided:
+                meant = ", ".join(_core_move(state, c) for c in cands)
+                out.error = _error(record, state, codec, turn, i, "ambiguous move",
+                                   f"ambiguous: {meant} fit it, and {_READINGS:,} readings of the moves after it did not decide")
+                break
             if len(alive) != 1:
                 meant = ", ".join(_core_move(state, c) for c in (alive or cands))
                 out.error = _error(record, state, codec, turn, i, "ambiguous move",
