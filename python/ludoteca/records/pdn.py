@@ -143,10 +143,6 @@ def _cut(value: str, limit: int = 40) -> str:
 # A turn grouper decides how many written tokens make one turn (game knowledge).
 Grouper = Callable[[list[str]], list[str]]
 
-# The value is `[^"\\]*(?:\\.[^"\\]*)*`, not `(?:[^"\\]|\\.)*`: the regex engine
-# keeps a backtracking frame per repetition of a group, which made a 10 MB tag
-# value take 1.7 GB; a repeated character class keeps none.
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]')
 _MOVENUM = re.compile(r"^(\d+)\.(\.\.)?(.*)$")
 # Every pattern below is matched at a position (`pattern.match(s, i)`): matching
 # a slice `s[i:]` copies the rest of the text at each `$`, `(` or `/`, which made
@@ -171,9 +167,10 @@ _GLUED = re.compile(r'(?:^|(?<=\s))(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)\s*(?=\
 def _tag_at(line: str, i: int) -> Optional[tuple[str, str, int]]:
     r"""The tag pair starting at ``line[i]`` as (name, raw value, end), or ``None``.
 
-    Scanned by hand rather than by one regex: the value's escapes (``\"``,
-    ``\\``) in a regex repeat a group, and the engine keeps memory per
-    repetition (480 MB for 6 MB of ``\x``)."""
+    Scanned by hand rather than by one regex: the value with its escapes
+    (``\"``, ``\\``) is a repeated group in a regex, and the engine keeps
+    memory per repetition (a 10 MB tag value took 1.7 GB; 6 MB of ``\x``
+    still took 480 MB with the group unrolled)."""
     head = _TAG_HEAD.match(line, i)
     if head is None:
         return None
