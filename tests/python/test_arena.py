@@ -521,6 +521,10 @@ def test_an_output_folder_that_cannot_be_written_is_refused_before_any_game(tmp_
         assert played == []
         code = cli_main(["arena", "russian", "--agents", "random", "random", "--games", "2", "--quiet", "--out", out])
         assert code == 2 and "cannot write into the folder" in capsys.readouterr().err
+    # A bad argument is refused before the folder is made: no empty folder left behind.
+    with pytest.raises(OptionError, match="unknown agent"):
+        tournament("russian", ["random", "nosuchagent"], games=2, out=tmp_path / "never")
+    assert not (tmp_path / "never").exists()
 
 
 def test_results_survive_an_output_folder_that_fails_at_the_end(tmp_path, monkeypatch, capsys):

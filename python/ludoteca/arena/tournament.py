@@ -352,9 +352,6 @@ def tournament(
         raise OptionError(f"prior must be a number >= 0 (virtual draws per pairing), got {prior!r}")
     if executor not in ("process", "thread"):
         raise OptionError(f"executor must be 'process' or 'thread', got {executor!r}")
-    if out is not None:
-        # Before the games, not after: a folder that cannot be written lost every result.
-        _check_folder(out)
     names = _unique_names(agents)
     # Build each agent once here: a wrong spec fails now, not inside a worker.
     for a in agents:
@@ -372,6 +369,10 @@ def tournament(
     else:
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     positions, opening_info = _resolve_openings(g, openings, (games + 1) // 2, seed)
+    if out is not None:
+        # Before the games, not after: a folder that cannot be written lost every result.
+        # (After the other checks, so that a bad argument leaves no empty folder behind.)
+        _check_folder(out)
     tasks = _tasks(pairs, games)
     shares = _shares(tasks, jobs)
     shares = [s for s in shares if s]
