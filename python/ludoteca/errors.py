@@ -22,6 +22,7 @@ __all__ = [
     "EngineRulesError",
     "EngineCrashError",
     "EngineTimeoutError",
+    "EngineStartError",
     "RecordError",
     "SearchError",
     "SamplingError",
@@ -100,6 +101,13 @@ class EngineCrashError(EngineError):
 
 class EngineTimeoutError(EngineError, TimeoutError):
     """The engine did not answer within its time limit (its process was killed)."""
+
+
+class EngineStartError(EngineError):
+    """The engine could not start: its package is missing, or its process failed or hung
+    before its first answer. Nothing was played, so the arena voids the game rather than
+    scoring it as a forfeit."""
+
 class RecordError(LudotecaValueError):
     """A game record that cannot be read or replayed.
 

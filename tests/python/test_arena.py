@@ -399,3 +399,189 @@ def test_parallel_workers_each_play_both_colours_of_their_openings() -> None:
             single = sum(1 for p, o in keys if sum(1 for t in share if (t["pair"], t["opening"]) == (p, o)) == 1)
             assert abs(2 * len(first) - len(share)) <= max(1, single), "a share must hold both colours in equal numbers"
         assert max(map(len, shares)) - min(map(len, shares)) <= 2
+
+
+# --- the command line and engines that cannot start (issue #37 item 8) ------------------------
+
+
+def _fake_py_draughts(folder, crash=False):
+    """A folder whose `draughts` is not py-draughts (or, with ``crash``, one whose board module
+    kills the process while the engine loads): a pydraughts agent pointed at it cannot start."""
+    pkg = folder / "draughts"
+    (pkg / "engines").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    if crash:
+        (pkg / "engines" / "turbo.py").write_text("")
+        (pkg / "boards").mkdir()
+        (pkg / "boards" / "__init__.py").write_text("")
+        (pkg / "boards" / "standard.py").write_text("import os\nos._exit(3)\n")
+    return f"pydraughts:path={folder},time=0.05"
+
+
+class NeverStarts(ludoteca.agents.BaseAgent):
+    """An engine agent whose engine cannot start; counts how often it was asked to."""
+
+    name = "never"
+
+    def __init__(self):
+        super().__init__(0)
+        self.tries = 0
+
+    def act(self, state):
+        from ludoteca.errors import EngineStartError
+
+        self.tries += 1
+        raise EngineStartError("never could not start: no such engine")
+
+
+@pytest.mark.parametrize("crash", [False, True])
+def test_a_pydraughts_engine_that_cannot_start_voids_its_games(tmp_path, crash):
+    spec = _fake_py_draughts(tmp_path, crash=crash)
+    rec = play_game("international", ["random", spec], seed=1)
+    assert rec["termination"] == "void" and rec["reason"] == "engine did not start"
+    assert rec["error"]["player"] == 1 and "could not start" in rec["error"]["message"]
+    assert rec["returns"] == [0.0, 0.0] and rec["result"] == "*"
+
+
+def test_an_engine_that_fails_to_restart_after_moving_forfeits():
+    from ludoteca.errors import EngineStartError
+
+    moves = []
+
+    def fails_second_time(state):
+        if moves:
+            raise EngineStartError("could not start again")
+        moves.append(1)
+        return state.legal_moves()[0]
+
+    rec = play_game("russian", [fails_second_time, "random"], seed=1)
+    assert rec["termination"] == "forfeit" and rec["reason"] == "engine crash" and rec["returns"] == [-1.0, 1.0]
+
+
+def test_a_pairing_whose_engine_never_started_is_void_and_unrated():
+    never = NeverStarts()
+    s = tournament("russian", ["random", first_move, never], games=4, options={"max_turns": 20})
+    pairs = {(p["a"], p["b"]): p for p in s["pairs"]}
+    for key in [("random", "never"), ("first_move", "never")]:
+        p = pairs[key]
+        assert p["games"] == 0 and p["void"] == 4 and p["void_reasons"] == {"engine did not start": 4}
+        assert p["wins"] == p["losses"] == 0 and p["forfeits"] == {}
+    assert pairs["random", "first_move"]["games"] == 4
+    assert [(v["a"], v["b"], v["agent"]) for v in s["void_pairings"]] == [("random", "never", "never"), ("first_move", "never", "never")]
+    assert s["not_started"] == {"never": "never could not start: no such engine"}
+    assert s["unrated"] == ["never"] and set(s["ratings"]["ratings"]) == {"random", "first_move"}
+    # Tried once: the worker voids its later games without asking again.
+    assert never.tries == 1
+    table = ludoteca.arena.format_summary(s)
+    assert "Not rated (no game counted): `never`" in table
+    assert "| `random` v `never` | 0 | void: an engine did not start |" in table
+
+
+def test_the_anchor_is_an_agent_with_counted_games():
+    # `random` is the default anchor, but every game of its only pairing is void.
+    s = tournament("russian", ["random", NeverStarts()], games=2)
+    assert s["void_pairings"] and s["ratings"] == {"error": "no games"}
+    s = tournament("russian", [NeverStarts(), first_move, "greedy"], games=2, options={"max_turns": 20})
+    assert s["ratings"]["anchor"] == "first_move" and s["unrated"] == ["never"]
+
+
+def test_the_table_counts_forfeits_by_side_with_their_reasons():
+    s = tournament("russian", ["random", lambda st: "11-99"], games=2)
+    (p,) = s["pairs"]
+    assert p["forfeited"] == [0, 2] and p["forfeits"] == {"illegal move": 2}
+    assert "| 0/2 (illegal move 2) | 0 |" in ludoteca.arena.format_summary(s)
+
+
+def test_cli_arena_with_an_engine_that_cannot_start_says_so_and_exits_non_zero(tmp_path, capsys):
+    spec = _fake_py_draughts(tmp_path)
+    code = cli_main(["arena", "international", "--agents", "random", spec, "--games", "2", "--quiet", "--jobs", "2"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"void pairing: `random` v `{spec}`: no game counted, `{spec}`'s engine did not start" in out
+    assert f"engine did not start: `{spec}`: pydraughts:" in out and "is not py-draughts" in out
+    assert "Not rated (no game counted)" in out and "-280" not in out
+    code = cli_main(["arena", "international", "--agents", "random", spec, "--games", "2", "--quiet", "--json"])
+    captured = capsys.readouterr()
+    assert code == 1 and json.loads(captured.out)["void_pairings"][0]["agent"] == spec
+    assert "void pairing" in captured.err
+
+
+def test_an_output_folder_that_cannot_be_written_is_refused_before_any_game(tmp_path, capsys):
+    played = []
+
+    def counting(state):
+        played.append(1)
+        return state.legal_moves()[0]
+
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    for out in ["/proc/ludoteca-arena-test", str(blocker), str(blocker / "below")]:
+        with pytest.raises(OptionError, match="cannot write into the folder"):
+            tournament("russian", ["random", counting], games=2, out=out)
+        assert played == []
+        code = cli_main(["arena", "russian", "--agents", "random", "random", "--games", "2", "--quiet", "--out", out])
+        assert code == 2 and "cannot write into the folder" in capsys.readouterr().err
+    # A bad argument is refused before the folder is made: no empty folder left behind.
+    with pytest.raises(OptionError, match="unknown agent"):
+        tournament("russian", ["random", "nosuchagent"], games=2, out=tmp_path / "never")
+    assert not (tmp_path / "never").exists()
+
+
+def test_results_survive_an_output_folder_that_fails_at_the_end(tmp_path, monkeypatch, capsys):
+    import ludoteca.arena.report as report
+
+    def full_disk(summary, out):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report, "write_outputs", full_disk)
+    s = tournament("russian", ["random", first_move], games=2, out=tmp_path / "run", options={"max_turns": 20})
+    assert s["pairs"][0]["games"] == 2 and "No space left" in s["errors"][-1]["output"]
+    code = cli_main(["arena", "russian", "--agents", "random", "random", "--games", "2", "--quiet", "--out", str(tmp_path / "run2"), "--option", "max_turns=20"])
+    out = capsys.readouterr().out
+    assert code == 1 and "| `random` v `random#2` | 2 |" in out and "No space left" in out
+
+
+@pytest.mark.parametrize(
+    "option, value, message",
+    [
+        ("--openings", "-3", "number of random turns in [0, 10,000]"),
+        ("--openings", "no-such-file", "no file 'no-such-file'"),
+        ("--games", "0", "integer in [1, 1,000,000]"),
+        ("--games", "ten", "expected an integer, got 'ten'"),
+        ("--jobs", "0", "integer in [1, 1,024]"),
+        ("--jobs", "-2", "integer in [1, 1,024]"),
+        ("--seed", "-1", "integer in [0,"),
+        ("--time-limit", "0", "finite number > 0"),
+        ("--time-limit", "nan", "finite number > 0"),
+        ("--time-limit", "-1", "finite number > 0"),
+        ("--prior", "-1", "finite number >= 0"),
+        ("--prior", "inf", "finite number >= 0"),
+    ],
+)
+def test_cli_arena_numeric_options_are_checked_as_usage_errors(option, value, message, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli_main(["arena", "russian", "--agents", "random", "random", "--quiet", f"{option}={value}"])
+    assert info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_tournament_checks_its_numbers_too():
+    for kwargs, message in [
+        ({"openings": -3}, "random turns >= 0"),
+        ({"openings": "-3"}, "random turns >= 0"),
+        ({"openings": "no-such-file"}, "cannot read the file 'no-such-file'"),
+        ({"games": 2.5}, "games per pairing"),
+        ({"jobs": 0}, "jobs must be"),
+        ({"seed": -1}, "seed must be"),
+        ({"time_limit": float("nan")}, "time_limit"),
+        ({"prior": -1.0}, "prior must be"),
+    ]:
+        with pytest.raises(OptionError, match=message):
+            tournament("russian", ["random", first_move], **{"games": 2, **kwargs})
+
+
+def test_many_jobs_deal_the_games_in_one_pass():
+    from ludoteca.arena.tournament import _shares, _tasks
+
+    tasks = _tasks([(0, 1)], 4)
+    shares = _shares(tasks, 1024)
+    assert [len(s) for s in shares] == [2, 2]

@@ -3,7 +3,8 @@
 A late answer kills the child's whole process group (an engine it started
 included) and raises ``EngineTimeoutError``; a child that dies raises
 ``EngineCrashError`` with its exit code and the end of its error output.
-Either way the next request starts a fresh child.
+Either way the next request starts a fresh child. A child that cannot be
+spawned at all raises ``EngineStartError``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import tempfile
 import time
 from typing import Any, Optional, Sequence
 
-from ..errors import EngineCrashError, EngineTimeoutError
+from ..errors import EngineCrashError, EngineStartError, EngineTimeoutError
 
 __all__ = ["EngineProcess"]
 
@@ -47,14 +48,17 @@ class EngineProcess:
         env.update(self.env or {})
         # The child imports ludoteca from wherever this process found it.
         env["PYTHONPATH"] = os.pathsep.join([p for p in sys.path + env.get("PYTHONPATH", "").split(os.pathsep) if p])
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", self.module],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            env=env,
-            start_new_session=True,
-        )
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", self.module],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                env=env,
+                start_new_session=True,
+            )
+        except OSError as e:  # no interpreter to run, no processes left, ...
+            raise EngineStartError(f"{self.name} could not start: {e}") from None
         self._buffer = b""
 
     def _stderr_tail(self, limit: int = 2000) -> str:

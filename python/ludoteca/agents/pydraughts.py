@@ -29,7 +29,7 @@ import os
 from typing import Any, Optional
 
 from .._core import Game, State
-from ..errors import EngineCrashError, EngineError, EngineRulesError, OptionError
+from ..errors import EngineCrashError, EngineError, EngineRulesError, EngineStartError, EngineTimeoutError, OptionError
 from . import BaseAgent
 from ._engine_process import EngineProcess
 
@@ -117,13 +117,18 @@ class PyDraughtsAgent(BaseAgent):
         self._proc.check_alive()
         if not self._proc.running:
             self._expect = None
-            answer = self._proc.request(
-                {"cmd": "init", "variant": self.game.id, "engine": self.engine, "depth": self.depth, "time": self.time, "path": self.path},
-                timeout=120.0,
-            )
+            # A failure here (py-draughts missing, the worker dying or hanging while it loads)
+            # is a start failure: the arena voids such games instead of scoring forfeits.
+            try:
+                answer = self._proc.request(
+                    {"cmd": "init", "variant": self.game.id, "engine": self.engine, "depth": self.depth, "time": self.time, "path": self.path},
+                    timeout=120.0,
+                )
+            except (EngineCrashError, EngineTimeoutError) as e:
+                raise EngineStartError(f"{self.name} could not start: {e}") from None
             if not answer.get("ok"):
                 self._proc.close()
-                raise EngineError(f"{self.name} could not start: {answer.get('error')}")
+                raise EngineStartError(f"{self.name} could not start: {answer.get('error')}")
         return self._proc.request(msg, timeout if timeout is not None else self.timeout)
 
     def _sync(self, state: State, text: str) -> None:

@@ -12,7 +12,7 @@
 rating model is in ``ludoteca.arena.ratings``.
 """
 
-from .play import arena_game, format_record, make_openings, play_game, read_openings
+from .play import arena_game, format_record, make_openings, play_game, read_openings, unplayed_game
 from .ratings import PairCounts, RatingError, fit_ratings, mean_interval, score_interval, wilson_interval
 from .report import format_summary, plot_ratings, write_outputs
 from .tournament import play_match, summarize, tournament
@@ -23,6 +23,7 @@ __all__ = [
     "make_openings",
     "play_game",
     "read_openings",
+    "unplayed_game",
     "PairCounts",
     "RatingError",
     "fit_ratings",

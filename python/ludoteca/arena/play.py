@@ -14,6 +14,7 @@ from ..errors import (
     EngineCrashError,
     EngineError,
     EngineRulesError,
+    EngineStartError,
     EngineTimeoutError,
     IllegalActionError,
     LudotecaError,
@@ -22,10 +23,13 @@ from ..errors import (
     OptionError,
 )
 
-__all__ = ["arena_game", "make_openings", "read_openings", "play_game", "format_record", "AgentSpec"]
+__all__ = ["arena_game", "make_openings", "read_openings", "play_game", "unplayed_game", "format_record", "AgentSpec", "NOT_STARTED"]
 
 AgentSpec = Union[str, Agent, Any]
 GameLike = Union[str, Game]
+
+#: The ``reason`` of a game voided because an agent's engine could not start.
+NOT_STARTED = "engine did not start"
 
 
 def arena_game(game: GameLike, options: Optional[Mapping[str, Any]] = None) -> Game:
@@ -79,16 +83,19 @@ def read_openings(game: Game, path: Union[str, os.PathLike[str]]) -> list[str]:
     """Position strings from a file, one per line (blank lines and ``#`` comments skipped),
     each checked by ``game.state_from_string``."""
     out = []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            try:
-                game.state_from_string(text)
-            except LudotecaValueError as e:
-                raise OptionError(f"{path}:{number}: not a {game.id} position: {e}") from None
-            out.append(text)
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, start=1):
+                text = line.strip()
+                if not text or text.startswith("#"):
+                    continue
+                try:
+                    game.state_from_string(text)
+                except LudotecaValueError as e:
+                    raise OptionError(f"{path}:{number}: not a {game.id} position: {e}") from None
+                out.append(text)
+    except (OSError, UnicodeDecodeError) as e:
+        raise OptionError(f"openings: cannot read the file {os.fspath(path)!r} ({getattr(e, 'strerror', None) or e})") from None
     if not out:
         raise OptionError(f"{path}: no positions (expected one {game.id} position string per line)")
     return out
@@ -134,9 +141,14 @@ def play_game(
     killed when they exceed it).
 
     The game stops early when an agent forfeits (an illegal move, time, an
-    engine crash or timeout: the offender loses one point) or when an engine
-    disagrees with ludoteca's rules (``termination == "void"``: no result,
-    ``error`` says what happened, with the position and ludoteca's legal moves).
+    engine crash or timeout: the offender loses one point) or is void
+    (``termination == "void"``: no result, ``error`` says what happened, with
+    the position and ludoteca's legal moves): when an engine disagrees with
+    ludoteca's rules (``reason`` ``"rules disagreement"``), or when an agent's
+    engine could not start before its first move of the game
+    (``EngineStartError``, ``reason`` :data:`NOT_STARTED`: a missing package is
+    no result of play). An engine that fails to restart after it has moved in
+    the game forfeits (``"engine crash"``).
 
     Record keys: ``game``, ``options``, ``players``, ``start``, ``moves`` (one
     entry per turn or chance event, in the game's notation), ``returns``,
@@ -192,6 +204,13 @@ def play_game(
         except EngineRulesError as e:
             record.update(termination="void", reason="rules disagreement", error=_error(e, mover, before, state))
             break
+        except EngineStartError as e:
+            if record["decisions"][mover] == 0:
+                record.update(termination="void", reason=NOT_STARTED, error=_error(e, mover, before, state))
+            else:
+                forfeiter = mover
+                record.update(reason="engine crash", error=_error(e, mover, before, state))
+            break
         except EngineError as e:  # crash, timeout or other failure of the engine: a forfeit
             forfeiter = mover
             kind = "engine timeout" if isinstance(e, EngineTimeoutError) else "engine crash" if isinstance(e, EngineCrashError) else "engine error"
@@ -244,6 +263,36 @@ def play_game(
         if isinstance(players[i], str) and callable(close):
             close()
     return record
+
+
+def unplayed_game(
+    game: GameLike,
+    names: Sequence[str],
+    start: str,
+    player: int,
+    error: Mapping[str, Any],
+    options: Optional[Mapping[str, Any]] = None,
+) -> dict[str, Any]:
+    """The void record of a game not played because ``names[player]``'s engine could not
+    start in an earlier game (``error`` is that game's ``error``); same keys as ``play_game``'s."""
+    g = arena_game(game, options)
+    return {
+        "game": g.id,
+        "options": dict(g.options),
+        "players": list(names),
+        "start": start,
+        "moves": [],
+        "returns": [0.0, 0.0],
+        "result": "*",
+        "termination": "void",
+        "reason": NOT_STARTED,
+        "error": {**{k: v for k, v in error.items() if k not in ("legal", "move")}, "player": player, "position": start},
+        "turns": 0,
+        "final": start,
+        "seconds": [0.0, 0.0],
+        "decisions": [0, 0],
+        "checks": [{}, {}],
+    }
 
 
 def _error(e: Exception, player: int, position: str, state: State, move: Optional[str] = None) -> dict[str, Any]:

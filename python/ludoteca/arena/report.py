@@ -19,7 +19,9 @@ def _fmt(x: float, digits: int = 0) -> str:
 
 
 def format_summary(summary: Mapping[str, Any]) -> str:
-    """Markdown tables: ratings with 95 % intervals, then every pairing's W/D/L, score and points."""
+    """Markdown tables: ratings with 95 % intervals (and the agents left unrated), then every
+    pairing's W/D/L, score, points, forfeits by each side (with their reasons) and void games;
+    a void pairing (no game counted: an engine did not start) says so instead of a score."""
     lines = []
     ratings = summary["ratings"]
     if "ratings" in ratings:
@@ -35,16 +37,27 @@ def format_summary(summary: Mapping[str, Any]) -> str:
         lines.append("")
     elif "error" in ratings:
         lines += [f"Ratings: {ratings['error']}", ""]
+    unrated = summary.get("unrated", [])
+    if unrated:
+        lines += ["Not rated (no game counted): " + ", ".join(f"`{n}`" for n in unrated), ""]
     lines += [
-        "| pairing | games | W-D-L | score (95 %) | points per game (95 %) | void |",
-        "|---|---:|---|---|---|---:|",
+        "| pairing | games | W-D-L | score (95 %) | points per game (95 %) | forfeits (first/second) | void |",
+        "|---|---:|---|---|---|---|---:|",
     ]
+    void_pairs = {(v["a"], v["b"]) for v in summary.get("void_pairings", [])}
     for p in summary["pairs"]:
         s, ppg = p["score"], p["points_per_game"]
+        fa, fb = p.get("forfeited", (0, 0))
+        reasons = ", ".join(f"{k} {n}" for k, n in sorted(p["forfeits"].items()))
+        forfeits = f"{fa}/{fb}" + (f" ({reasons})" if reasons else "")
+        if (p["a"], p["b"]) in void_pairs:
+            # No game counted: the zeros of W-D-L and the intervals would read as results.
+            lines.append(f"| `{p['a']}` v `{p['b']}` | 0 | void: an engine did not start | - | - | {forfeits} | {p['void']} |")
+            continue
         lines.append(
             f"| `{p['a']}` v `{p['b']}` | {p['games']} | {p['wins']}-{p['draws']}-{p['losses']} | "
             f"{s['mean']:.3f} [{s['low']:.3f}, {s['high']:.3f}] | "
-            f"{ppg['mean']:+.3f} [{ppg['low']:+.3f}, {ppg['high']:+.3f}] | {p['void']} |"
+            f"{ppg['mean']:+.3f} [{ppg['low']:+.3f}, {ppg['high']:+.3f}] | {forfeits} | {p['void']} |"
         )
     return "\n".join(lines) + "\n"
 

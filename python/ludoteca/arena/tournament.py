@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import queue
+import re
 import sys
+import tempfile
 import threading
 import time
 from typing import Any, Callable, Mapping, NamedTuple, Optional, Sequence, Union
 
 from ..agents import make_agent
 from ..errors import OptionError
-from .play import AgentSpec, GameLike, _agent_name, arena_game, make_openings, play_game, read_openings
+from .play import NOT_STARTED, AgentSpec, GameLike, _agent_name, arena_game, make_openings, play_game, read_openings, unplayed_game
 from .ratings import PairCounts, RatingError, fit_ratings, mean_interval, score_interval, wilson_interval
 
 __all__ = ["play_match", "tournament", "summarize"]
@@ -32,10 +35,13 @@ def _unique_names(agents: Sequence[AgentSpec]) -> list[str]:
 
 
 def _resolve_openings(game: Any, openings: Openings, count: int, seed: int) -> tuple[list[str], dict[str, Any]]:
-    if isinstance(openings, int):
+    if isinstance(openings, bool) or isinstance(openings, int):
+        if isinstance(openings, bool) or openings < 0:
+            raise OptionError(f"openings: expected a number of random turns >= 0, a file or a list of positions, got {openings!r}")
         return make_openings(game, count, openings, seed), {"kind": "random", "plies": openings, "count": count}
     if isinstance(openings, (str, os.PathLike)):
-        if isinstance(openings, str) and openings.isdigit():
+        # A number, signed or not, is a count of turns (`-3` is refused as such, not looked for as a file).
+        if isinstance(openings, str) and re.fullmatch(r"\s*[-+]?[0-9]+\s*", openings):
             return _resolve_openings(game, int(openings), count, seed)
         positions = read_openings(game, openings)
         return positions, {"kind": "file", "path": str(openings), "count": len(positions)}
@@ -70,7 +76,11 @@ def _shares(tasks: Sequence[dict[str, Any]], jobs: int) -> list[list[dict[str, A
     group: dict[tuple[int, int], int] = {}
     for t in tasks:
         group.setdefault((t["pair"], t["opening"]), len(group))
-    return [[t for t in tasks if group[t["pair"], t["opening"]] % jobs == w] for w in range(jobs)]
+    # One pass over the tasks (not one per worker: `--jobs 1000000` took minutes).
+    shares: list[list[dict[str, Any]]] = [[] for _ in range(min(jobs, len(group)))]
+    for t in tasks:
+        shares[group[t["pair"], t["opening"]] % jobs].append(t)
+    return shares
 
 
 class _Job(NamedTuple):
@@ -89,11 +99,20 @@ def _run_tasks(worker: int, job: _Job, emit: Callable[[dict[str, Any]], None]) -
     tasks, specs, names, game, openings, seed, time_limit = job
     g = arena_game(game)
     agents: dict[int, Any] = {}
+    # Agents whose engine could not start here, with the error: their later games are
+    # voided without another try (each try may cost a process start, or a 120 s timeout).
+    dead: dict[int, dict[str, Any]] = {}
     for t in tasks:
+        o = t["opening"]
+        down = [side for side, i in enumerate(t["players"]) if i in dead]
+        if down:
+            rec = unplayed_game(g, [names[i] for i in t["players"]], openings[o % len(openings)], down[0], dead[t["players"][down[0]]])
+            rec.update(pair=t["pair"], round=t["index"], opening=o)
+            emit(rec)
+            continue
         for i in t["players"]:
             if i not in agents:
-                agents[i] = make_agent(specs[i], game_id=g.id, seed=seed * 7919 + 1000 * i + worker)
-        o = t["opening"]
+                agents[i] = make_agent(specs[i], game_id=g.id, seed=(seed * 7919 + 1000 * i + worker) % 2**64)  # agents take 64-bit seeds
         rec = play_game(
             g,
             [agents[i] for i in t["players"]],
@@ -103,6 +122,8 @@ def _run_tasks(worker: int, job: _Job, emit: Callable[[dict[str, Any]], None]) -
             time_limit=time_limit,
         )
         rec.update(pair=t["pair"], round=t["index"], opening=o)
+        if rec["reason"] == NOT_STARTED:
+            dead[t["players"][rec["error"]["player"]]] = rec["error"]
         emit(rec)
     for a in agents.values():
         close = getattr(a, "close", None)
@@ -166,18 +187,37 @@ def summarize(
     anchor: Optional[str] = None,
     prior: float = 1.0,
 ) -> dict[str, Any]:
-    """Per-pair results with intervals and the ratings, from game records (plain data)."""
+    """Per-pair results with intervals and the ratings, from game records (plain data).
+
+    Void games (no result: a rules disagreement, an engine that did not start)
+    count in no score and no rating. A pairing none of whose games counted
+    because an engine did not start is void: listed in ``void_pairings``
+    (``a``, ``b``, ``agent``, ``message``). ``not_started`` maps each agent
+    whose engine failed to start to the first error; ``unrated`` lists the
+    agents left without a counted game (absent from the ratings).
+    """
     per_pair: list[dict[str, Any]] = []
+    not_started: dict[str, str] = {}
+    void_pairings: list[dict[str, Any]] = []
     for p, (i, j) in enumerate(pairs):
         a, b = names[i], names[j]
         w = d = lo = void = 0
         points: list[float] = []
         reasons: dict[str, int] = {}
+        void_reasons: dict[str, int] = {}
+        forfeited = [0, 0]  # games forfeited by a, by b
+        first_failure: Optional[dict[str, Any]] = None
         for r in records:
             if r.get("pair") != p:
                 continue
             if r["termination"] == "void":
                 void += 1
+                void_reasons[r["reason"]] = void_reasons.get(r["reason"], 0) + 1
+                if r["reason"] == NOT_STARTED:
+                    agent = r["players"][r["error"]["player"]]
+                    not_started.setdefault(agent, r["error"].get("message", ""))
+                    if first_failure is None:
+                        first_failure = {"agent": agent, "message": r["error"].get("message", "")}
                 continue
             side = 0 if r["players"][0] == a else 1
             mine, theirs = r["returns"][side], r["returns"][1 - side]
@@ -190,6 +230,9 @@ def summarize(
                 d += 1
             if r["termination"] == "forfeit":
                 reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+                offender = r["players"][r["error"]["player"]] if r.get("error") else None
+                if offender in (a, b):
+                    forfeited[0 if offender == a else 1] += 1
         n = w + d + lo
         per_pair.append(
             {
@@ -200,7 +243,9 @@ def summarize(
                 "draws": d,
                 "losses": lo,
                 "void": void,
+                "void_reasons": void_reasons,
                 "forfeits": reasons,
+                "forfeited": forfeited,
                 "win_rate": [w / n if n else 0.0, *wilson_interval(w, n)],
                 "draw_rate": [d / n if n else 0.0, *wilson_interval(d, n)],
                 "loss_rate": [lo / n if n else 0.0, *wilson_interval(lo, n)],
@@ -208,9 +253,14 @@ def summarize(
                 "points_per_game": mean_interval(points),
             }
         )
+        if n == 0 and first_failure is not None:
+            void_pairings.append({"a": a, "b": b, "reason": NOT_STARTED, **first_failure})
     counts = [PairCounts(x["a"], x["b"], x["wins"], x["draws"], x["losses"]) for x in per_pair if x["games"]]
+    rated = [nm for nm in names if any(nm in (c.a, c.b) for c in counts)]
     if anchor is None:
-        anchor = next((n for n in names if n.split(":")[0] == "random"), names[0])
+        # An agent with counted games: one whose pairings were all void cannot be the zero.
+        pool = rated or list(names)
+        anchor = next((n for n in pool if n.split(":")[0] == "random"), pool[0])
     ratings: dict[str, Any]
     try:
         ratings = fit_ratings(counts, anchor=anchor, prior=prior) if counts else {"error": "no games"}
@@ -227,7 +277,15 @@ def summarize(
         for r in records
         if r.get("error")
     ]
-    return {"pairs": per_pair, "ratings": ratings, "engine_checks": checks, "errors": errors}
+    return {
+        "pairs": per_pair,
+        "ratings": ratings,
+        "void_pairings": void_pairings,
+        "not_started": not_started,
+        "unrated": [nm for nm in names if nm not in rated],
+        "engine_checks": checks,
+        "errors": errors,
+    }
 
 
 def tournament(
@@ -264,27 +322,41 @@ def tournament(
     * ``anchor``: the agent rated 0 (default: ``random`` if playing, else the
       first); ``prior``: virtual draws per pairing (see ``ratings``).
     * ``out``: a folder for ``summary.json``, ``games.pdn`` (every game, one move
-      per line), ``games.jsonl`` and ``ratings.png`` (matplotlib installed).
+      per line), ``games.jsonl`` and ``ratings.png`` (matplotlib installed);
+      created and checked for writing before any game is played (else
+      ``OptionError``). If writing fails at the end all the same, the summary is
+      still returned, with the failure in ``errors`` (key ``output``).
+    * An agent whose engine cannot start (``EngineStartError``: a missing
+      package, a process that dies while loading) makes its games void, not
+      forfeits: no result, no rating. Its pairings are listed in
+      ``void_pairings``; once it failed to start, a worker does not try it again.
 
     Summary keys: ``game``, ``options``, ``agents``, ``games_per_pair``,
     ``openings``, ``seed``, ``jobs``, ``seconds``, ``pairs`` (W/D/L with 95 %
-    intervals, score, points per game), ``ratings``, ``engine_checks``,
-    ``errors``, and ``records`` (every game record).
+    intervals, score, points per game, void games and their reasons, forfeits
+    per side), ``ratings``, ``void_pairings``, ``not_started``, ``unrated``,
+    ``engine_checks``, ``errors``, and ``records`` (every game record).
     """
     g = arena_game(game, options)
     if len(agents) < 2:
         raise OptionError(f"a tournament needs at least two agents, got {len(agents)}")
-    if games < 1:
-        raise OptionError(f"games per pairing must be >= 1, got {games}")
-    if jobs < 1:
-        raise OptionError(f"jobs must be >= 1, got {jobs}")
+    if not _is_int(games) or not 1 <= games <= MAX_GAMES:
+        raise OptionError(f"games per pairing must be an integer in [1, {MAX_GAMES:,}], got {games!r}")
+    if not _is_int(jobs) or not 1 <= jobs <= MAX_JOBS:
+        raise OptionError(f"jobs must be an integer in [1, {MAX_JOBS}], got {jobs!r}")
+    if not _is_int(seed) or seed < 0:
+        raise OptionError(f"seed must be an integer >= 0, got {seed!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) and 0 < time_limit < math.inf):
+        raise OptionError(f"time_limit must be a positive number of seconds (or None), got {time_limit!r}")
+    if not (isinstance(prior, (int, float)) and not isinstance(prior, bool) and 0 <= prior < math.inf):
+        raise OptionError(f"prior must be a number >= 0 (virtual draws per pairing), got {prior!r}")
     if executor not in ("process", "thread"):
         raise OptionError(f"executor must be 'process' or 'thread', got {executor!r}")
     names = _unique_names(agents)
     # Build each agent once here: a wrong spec fails now, not inside a worker.
     for a in agents:
         if isinstance(a, str):
-            built = make_agent(a, game_id=g.id, seed=seed)
+            built = make_agent(a, game_id=g.id, seed=seed % 2**64)
             close = getattr(built, "close", None)
             if callable(close):
                 close()
@@ -297,6 +369,10 @@ def tournament(
     else:
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     positions, opening_info = _resolve_openings(g, openings, (games + 1) // 2, seed)
+    if out is not None:
+        # Before the games, not after: a folder that cannot be written lost every result.
+        # (After the other checks, so that a bad argument leaves no empty folder behind.)
+        _check_folder(out)
     tasks = _tasks(pairs, games)
     shares = _shares(tasks, jobs)
     shares = [s for s in shares if s]
@@ -371,8 +447,33 @@ def tournament(
     if out is not None:
         from .report import write_outputs
 
-        write_outputs(summary, out)
+        try:
+            write_outputs(summary, out)
+        except OSError as e:
+            # The folder was writable at the start (a full disk, a folder removed since): the
+            # results are still returned, and the error says what was not written.
+            summary["errors"].append({"output": f"could not write the results into {os.fspath(out)!r}: {e}"})
     return summary
+
+
+#: Most games per pairing, and most parallel jobs, that ``tournament`` accepts.
+MAX_GAMES = 1_000_000
+MAX_JOBS = 1024
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_folder(out: Union[str, "os.PathLike[str]"]) -> None:
+    """Creates ``out`` if needed and checks that a file can be written in it."""
+    path = os.fspath(out)
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        raise OptionError(f"out: cannot write into the folder {path!r} ({e.strerror or e}); nothing was played") from None
 
 
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

@@ -11,7 +11,7 @@ from .._core import Game, State
 from ..errors import LudotecaError, RecordError
 from .gametypes import GAME_TYPES, GameType, format_options, game_type_for, game_type_tag, parse_options
 from .notation import BackgammonCodec, Candidate, Codec, codec_for
-from .pdn import Record, Turn, format_record, parse
+from .pdn import Record, Turn, excerpt, format_record, parse
 
 if TYPE_CHECKING:
     from ..render.backgammon import BackgammonPosition
@@ -34,6 +34,10 @@ Source = Union[PathLike, IO[str], Record, Iterable[Record]]
 
 # How far ahead a move with several meanings is tried before calling it ambiguous.
 _LOOKAHEAD = 6
+# Most written turns tried to decide one such move. Real records need a few
+# hundred at most (schildpad.pdn game 3 move 35: two meanings, the rest of the
+# game decides); a record ambiguous move after move would take exponential time.
+_READINGS = 10_000
 
 
 def _decode(data: bytes) -> str:
@@ -77,7 +81,9 @@ def read(file: Union[PathLike, IO[str]], game_id: Optional[str] = None) -> list[
             text = _decode(fh.read())
         name = os.fspath(file)
     # Other formats in the collections, told by their content.
-    if re.search(r"^\s*\d+ point match", text, re.M):
+    from .jellyfish import _LENGTH
+
+    if _LENGTH.search(text):
         from .jellyfish import loads_match
 
         return loads_match(text, source=str(name))
@@ -104,7 +110,10 @@ def game_of(record: Record, game_id: Optional[str] = None) -> tuple[Game, GameTy
     except RecordError as e:
         raise RecordError(f"{record.describe()}: {e}", kind=e.kind, source=record.source, tags=record.tags) from None
     except LudotecaError as e:
-        raise RecordError(f"{record.describe()}: Options tag: {e}", kind="game type", source=record.source, tags=record.tags) from None
+        # The core's message quotes the option's value whole: cut short.
+        raise RecordError(
+            f"{record.describe()}: Options tag: {excerpt(str(e), 300, quote=False)}", kind="game type", source=record.source, tags=record.tags
+        ) from None
 
 
 def _start(record: Record, game: Game, gt: GameType, codec: Codec) -> State:
@@ -112,13 +121,14 @@ def _start(record: Record, game: Game, gt: GameType, codec: Codec) -> State:
     if fen is None or not fen.strip():
         return game.new_state(0) if gt.first is not None or gt.game_id == "backgammon" else _tablero_start(record, game, gt)
     text = fen.strip()
-    if gt.draughts:
-        text = _normalise_fen(text, codec)
     try:
+        if gt.draughts:
+            text = _normalise_fen(text, codec)
         return game.state_from_string(text)
-    except LudotecaError as e:
+    except (LudotecaError, ValueError) as e:
+        # ValueError: an algebraic square off the board (`z9`) in _normalise_fen.
         raise RecordError(
-            f"{record.describe()}: FEN {fen!r} is not a {game.id} position: {e}",
+            f"{record.describe()}: FEN {excerpt(fen)} is not a {game.id} position: {excerpt(str(e), 300, quote=False)}",
             kind="position", source=record.source, tags=record.tags, position=fen,
         ) from None
 
@@ -132,6 +142,9 @@ def _tablero_start(record: Record, game: Game, gt: GameType) -> State:
         if gt.colours[st.current_player] == first:
             return st
     raise RecordError(f"{record.describe()}: no tablero start with {first} to move", kind="position")
+
+
+_ALG_NAME = re.compile(r"[a-z][0-9]{1,2}")
 
 
 def _normalise_fen(fen: str, codec: Codec) -> str:
@@ -149,7 +162,12 @@ def _normalise_fen(fen: str, codec: Codec) -> str:
             for item in items.split(","):
                 king = item.startswith("K")
                 name = item[1:] if king else item
-                sq = str(codec.from_algebraic(name)) if name and name[0].isalpha() else name
+                if name and name[0].isalpha():
+                    if not _ALG_NAME.fullmatch(name):
+                        raise ValueError(f"{excerpt(name)} is not a square")
+                    sq = str(codec.from_algebraic(name))
+                else:
+                    sq = name
                 out.append(("K" if king else "") + sq)
             parts[i] = colour + ",".join(out)
         head = ":".join(parts)
@@ -257,25 +275,44 @@ def _error(record: Record, state: State, codec: Codec, turn: Turn, i: int, kind:
     number = f"{turn.number}{'...' if turn.black else '.'}" if turn.number is not None else f"turn {i + 1}"
     shown = ", ".join(legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else "")
     return RecordError(
-        f"{record.describe()}: move {number} {turn.text!r}: {why} at {state.to_string()!r}; "
+        f"{record.describe()}: move {number} {excerpt(turn.text)}: {why} at {state.to_string()!r}; "
         f"legal moves: {shown or ('none (the game is over)' if state.is_terminal() else 'the dice are rolled first')}",
         kind=kind, source=record.source, tags=dict(record.tags), number=number, move=turn.text,
         position=state.to_string(), legal_moves=legal,
     )
 
 
-def _survives(codec: Codec, state: State, turns: list[Turn], depth: int) -> bool:
-    """Whether the next ``depth`` written turns can be played from ``state``."""
-    for k, t in enumerate(turns[:depth]):
-        if state.is_terminal():
-            return False
-        cands = codec.candidates(state, t.text, t.black)
-        if not cands:
-            return False
-        if len(cands) > 1:
-            return any(_survives(codec, c.state, turns[k + 1 :], depth - k - 1) for c in cands)
-        state = cands[0].state
-    return True
+class _Undecided(Exception):
+    """More than ``_READINGS`` written turns tried to decide one ambiguous move."""
+
+
+def _survives(codec: Codec, state: State, turns: list[Turn], depth: int, budget: list[int]) -> bool:
+    """Whether the next ``depth`` written turns can be played from ``state``.
+
+    Depth first over the readings of the ambiguous turns met, with a stack
+    rather than recursion (a game ambiguous move after move recursed once per
+    move, past Python's limit); ``budget[0]`` counts down the turns tried and
+    raises ``_Undecided`` at zero (readings multiply at each ambiguous turn).
+    """
+    limit = min(depth, len(turns))
+    stack = [(state, 0)]
+    while stack:
+        st, k = stack.pop()
+        while k < limit:
+            if st.is_terminal():
+                break
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _Undecided
+            t = turns[k]
+            cands = codec.candidates(st, t.text, t.black)
+            if not cands:
+                break
+            stack.extend((c.state, k + 1) for c in reversed(cands[1:]))
+            st, k = cands[0].state, k + 1
+        else:
+            return True
+    return False
 
 
 def _decisions(before: State, after: State) -> list[int]:
@@ -348,10 +385,17 @@ def replay_record(record: Record, game_id: Optional[str] = None, *, actions: boo
             break
         if len(cands) > 1:
             rest = turns[i + 1 :]
-            alive = [c for c in cands if _survives(codec, c.state, rest, _LOOKAHEAD)]
-            if len(alive) > 1:
-                # Still open: let the whole rest of the game decide.
-                alive = [c for c in alive if _survives(codec, c.state, rest, len(rest))]
+            budget = [_READINGS]
+            try:
+                alive = [c for c in cands if _survives(codec, c.state, rest, _LOOKAHEAD, budget)]
+                if len(alive) > 1:
+                    # Still open: let the whole rest of the game decide.
+                    alive = [c for c in alive if _survives(codec, c.state, rest, len(rest), budget)]
+            except _Undecided:
+                meant = ", ".join(_core_move(state, c) for c in cands)
+                out.error = _error(record, state, codec, turn, i, "ambiguous move",
+                                   f"ambiguous: {meant} fit it, and {_READINGS:,} readings of the moves after it did not decide")
+                break
             if len(alive) != 1:
                 meant = ", ".join(_core_move(state, c) for c in (alive or cands))
                 out.error = _error(record, state, codec, turn, i, "ambiguous move",

@@ -15,6 +15,7 @@ from typing import Optional
 
 from .._core import Game, State
 from ..errors import RecordError
+from .pdn import excerpt
 
 __all__ = ["GameType", "GAME_TYPES", "game_type_for", "game_type_tag", "parse_options", "format_options"]
 
@@ -86,7 +87,10 @@ _BY_NUMBER = {g.number: g for g in GAME_TYPES.values() if g.number is not None}
 # PDN types we know by name, so an error can say what the file holds.
 _OTHER_PDN = {22: "Italian", 23: "American pool", 24: "Spanish", 27: "Canadian", 28: "Portuguese",
               29: "Czech", 30: "Turkish", 31: "Thai", 40: "Frisian", 41: "Spantsiretti"}
-_LONG = re.compile(r"^\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*$")
+# Matched on the stripped value; every `\s*` is followed by a comma, so no two
+# of them compete for the same spaces (`\d+\s*(...)?\s*$` was quadratic in a
+# run of spaces). Numbers of at most 4 digits: `int` of 5,000 digits raises.
+_LONG = re.compile(r"^(\d{1,4})(?:\s*,\s*([WB])\s*,\s*(\d{1,4})\s*,\s*(\d{1,4})\s*,\s*([ANS][0-3])(?:\s*,\s*([01]))?)?$")
 
 
 def game_type_for(value: Optional[str], default: str = "international") -> GameType:
@@ -103,7 +107,7 @@ def game_type_for(value: Optional[str], default: str = "international") -> GameT
         return GAME_TYPES[v]
     m = _LONG.match(v)
     if not m:
-        raise RecordError(f"GameType {value!r} is neither a PDN type like '20' or '20,W,10,10,N2,0' nor a game id ({', '.join(GAME_TYPES)})", kind="game type")
+        raise RecordError(f"GameType {excerpt(value)} is neither a PDN type like '20' or '20,W,10,10,N2,0' nor a game id ({', '.join(GAME_TYPES)})", kind="game type")
     number = int(m.group(1))
     gt = _BY_NUMBER.get(number)
     if gt is None:
@@ -114,7 +118,7 @@ def game_type_for(value: Optional[str], default: str = "international") -> GameT
             kind="game type",
         )
     if m.group(3) and (int(m.group(3)), int(m.group(4))) != (gt.size, gt.size):
-        raise RecordError(f"GameType {value!r}: type {number} is played on {gt.size}x{gt.size}", kind="game type")
+        raise RecordError(f"GameType {excerpt(value)}: type {number} is played on {gt.size}x{gt.size}", kind="game type")
     return gt
 
 
@@ -138,13 +142,14 @@ def parse_options(text: str) -> dict[str, object]:
     out: dict[str, object] = {}
     for pair in text.replace(",", " ").split():
         if "=" not in pair:
-            raise RecordError(f"Options tag expects NAME=VALUE pairs, got {pair!r}", kind="game type")
+            raise RecordError(f"Options tag expects NAME=VALUE pairs, got {excerpt(pair)}", kind="game type")
         name, value = pair.split("=", 1)
         low = value.lower()
         parsed: object
         if low in ("true", "false"):
             parsed = low == "true"
-        elif re.fullmatch(r"-?\d+", value):
+        elif re.fullmatch(r"-?[0-9]{1,18}", value):
+            # Longer numbers stay text, for the game to refuse with its range.
             parsed = int(value)
         else:
             parsed = value

@@ -16,7 +16,8 @@ import os
 import re
 from typing import Optional
 
-from .pdn import Record, Turn
+from ..errors import RecordError
+from .pdn import MAX_MOVES, Record, Turn, excerpt
 
 __all__ = ["read_match", "loads_match"]
 
@@ -26,6 +27,36 @@ _ITEM = re.compile(
     r"|(?P<wins>\bWins (?P<points>\d+) points?)|(?P<loss>\bLosses \d+ points?)"
 )
 _REPEAT = re.compile(r"^(\S+?)\((\d)\)$")
+# `^[ \t]*`, not `^\s*`: with re.M, `\s*` runs across blank lines from every
+# line start, and a file of a million blank lines took hours to search.
+_LENGTH = re.compile(r"^[ \t]*(\d+) point match", re.M)
+_GAME = re.compile(r"^\s*Game (\d+)\s*$")
+_SCORE = re.compile(r":[ \t]*(\d+)")
+_HEADER_TAG = re.compile(r'^;\s*\[([^"]+?) "(.*)"\]')
+_MAX_DIGITS = 9
+
+
+def _count(text: str, what: str, source: str, line: int) -> int:
+    """A number written in a match file (a game number, a score, a match length, points)."""
+    if len(text) > _MAX_DIGITS:
+        raise RecordError(f"{source} line {line}: {what} {excerpt(text)} has more than {_MAX_DIGITS} digits", kind="syntax", source=source)
+    return int(text)
+
+
+def _players(header: str) -> list[tuple[str, str, int]]:
+    r"""(name, score as written, column of the name) per ``Name : score`` of a game's header line.
+
+    Found from each ``: score`` backwards, in linear time (a pattern starting
+    at every character, ``(\S.*?)\s*:``, was quadratic in a long line)."""
+    out = []
+    prev = 0
+    for m in _SCORE.finditer(header):
+        name = header[prev : m.start()]
+        start = prev + len(name) - len(name.lstrip())
+        if name.strip():
+            out.append((name.strip(), m.group(1), start))
+        prev = m.end()
+    return out
 
 
 def _move(text: str) -> str:
@@ -44,35 +75,42 @@ def _move(text: str) -> str:
 
 
 def loads_match(text: str, source: str = "<string>") -> list[Record]:
-    """Every game of a Jellyfish match text as a backgammon record."""
+    """Every game of a Jellyfish match text as a backgammon record.
+
+    Raises :class:`~ludoteca.errors.RecordError` for a number of more than
+    9 digits and for a game of more than ``MAX_MOVES`` moves and cube actions.
+    """
     lines = text.splitlines()
     header_tags: dict[str, str] = {}
     length = ""
-    for line in lines:
-        m = re.match(r"^;\s*\[(.+?) \"(.*)\"\]", line)
-        if m:
+    for i, line in enumerate(lines):
+        m = _HEADER_TAG.match(line)
+        # Only the tags used below are kept: a million header lines make no million-entry dict.
+        if m and m.group(1).replace(" ", "") in ("Event", "Site"):
             header_tags[m.group(1).replace(" ", "")] = m.group(2)
-        m = re.match(r"^\s*(\d+) point match", line)
+        m = _LENGTH.match(line)
         if m:
-            length = m.group(1)
+            length = str(_count(m.group(1), "match length", source, i + 1))
             break
     records: list[Record] = []
     rec: Optional[Record] = None
+    items_in_game = 0
     split = 33
     for i, line in enumerate(lines):
-        g = re.match(r"^\s*Game (\d+)\s*$", line)
+        g = _GAME.match(line)
         if g:
             rec = Record(source=source, index=len(records))
-            rec.tags = {"Event": header_tags.get("Event", header_tags.get("Site", "?")), "Round": f"Game {g.group(1)}"}
+            rec.tags = {"Event": header_tags.get("Event", header_tags.get("Site", "?")), "Round": f"Game {_count(g.group(1), 'game number', source, i + 1)}"}
             if length:
                 rec.tags["Match"] = f"{length} point match"
             records.append(rec)
+            items_in_game = 0
             header = lines[i + 1] if i + 1 < len(lines) else ""
-            names = list(re.finditer(r"(\S.*?)\s*:\s*(\d+)", header))
+            names = _players(header)
             if len(names) >= 2:
-                rec.tags["White"], rec.tags["Black"] = names[0].group(1).strip(), names[1].group(1).strip()
-                rec.tags["Score"] = f"{names[0].group(2)}-{names[1].group(2)}"
-                split = names[1].start()
+                rec.tags["White"], rec.tags["Black"] = names[0][0], names[1][0]
+                rec.tags["Score"] = f"{_count(names[0][1], 'score', source, i + 2)}-{_count(names[1][1], 'score', source, i + 2)}"
+                split = names[1][2]
             rec.tags["GameType"] = "backgammon"
             continue
         row = _ROW.match(line)
@@ -80,11 +118,14 @@ def loads_match(text: str, source: str = "<string>") -> list[Record]:
             if rec is not None:
                 w = re.search(r"Wins (\d+) points?", line)
                 if w:
-                    _won(rec, right=w.start() >= split - 2, points=w.group(1))
+                    _won(rec, right=w.start() >= split - 2, points=str(_count(w.group(1), "points", source, i + 1)))
             continue
-        number = int(row.group(1))
+        number = _count(row.group(1), "move number", source, i + 1)
         body = line
         items = list(_ITEM.finditer(body, row.start(2)))
+        items_in_game += len(items)
+        if items_in_game > MAX_MOVES:
+            raise RecordError(f"{source} line {i + 1}: more than {MAX_MOVES:,} moves and cube actions in one game", kind="syntax", source=source)
         for k, it in enumerate(items):
             end = items[k + 1].start() if k + 1 < len(items) else len(body)
             right = it.start() >= split - 2
@@ -100,7 +141,7 @@ def loads_match(text: str, source: str = "<string>") -> list[Record]:
                 else:
                     rec.pre_comments.append(word)
             elif it.group("wins"):
-                _won(rec, right=right, points=it.group("points"))
+                _won(rec, right=right, points=str(_count(it.group("points"), "points", source, i + 1)))
     return records
 
 

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
 from .._core import Game, State
-from ..errors import RecordError
-from .jellyfish import _ITEM, _ROW, _move
+from ..errors import LudotecaError, RecordError
+from .jellyfish import _GAME, _ITEM, _LENGTH, _ROW, _count, _move, _players
+from .pdn import MAX_MOVES, excerpt
 from .notation import BackgammonCodec, codec_for
 
 __all__ = ["dumps_mat", "write_mat", "dumps_sgf", "write_sgf", "replay_match", "MatchReplay"]
@@ -220,30 +221,32 @@ class MatchReplay:
         return self.states[-1]
 
 
-def _parse(text: str) -> tuple[int, list[dict[str, Any]]]:
+def _parse(text: str, source: str = "<string>") -> tuple[int, list[dict[str, Any]]]:
     """(match length, games as {score, split, events: (row, player, kind, text)})."""
-    m = re.search(r"^\s*(\d+) point match", text, re.M)
+    m = _LENGTH.search(text)
     if not m:
-        raise RecordError("not a Jellyfish match: no 'N point match' line")
-    length = int(m.group(1))
+        raise RecordError(f"{source}: not a Jellyfish match: no 'N point match' line", source=source)
+    length = _count(m.group(1), "match length", source, text.count("\n", 0, m.start()) + 1)
     games: list[dict[str, Any]] = []
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        g = re.match(r"^\s*Game (\d+)\s*$", line)
+        g = _GAME.match(line)
         if g:
             header = lines[i + 1] if i + 1 < len(lines) else ""
-            names = list(re.finditer(r"(\S.*?)\s*:\s*(\d+)", header))
-            split = names[1].start() if len(names) >= 2 else 33
-            score = (int(names[0].group(2)), int(names[1].group(2))) if len(names) >= 2 else None
-            games.append({"number": int(g.group(1)), "score": score, "split": split, "events": [], "winner": -1, "points": 0})
+            names = _players(header)
+            split = names[1][2] if len(names) >= 2 else 33
+            score = (_count(names[0][1], "score", source, i + 2), _count(names[1][1], "score", source, i + 2)) if len(names) >= 2 else None
+            games.append({"number": _count(g.group(1), "game number", source, i + 1), "score": score, "split": split, "events": [], "winner": -1, "points": 0})
             continue
         if not games:
             continue
         cur = games[-1]
         row = _ROW.match(line)
         start = row.start(2) if row else 0
-        number = int(row.group(1)) if row else None
+        number = _count(row.group(1), "move number", source, i + 1) if row else None
         items = list(_ITEM.finditer(line, start))
+        if len(cur["events"]) + len(items) > MAX_MOVES:
+            raise RecordError(f"{source} line {i + 1}: more than {MAX_MOVES:,} moves and cube actions in one game", kind="syntax", source=source)
         for k, it in enumerate(items):
             end = items[k + 1].start() if k + 1 < len(items) else len(line)
             player = 1 if it.start() >= cur["split"] - 2 else 0
@@ -256,7 +259,7 @@ def _parse(text: str) -> tuple[int, list[dict[str, Any]]]:
             elif it.group("resign"):
                 cur["events"].append((number, player, "resign", it.group(0)))
             elif it.group("wins"):
-                cur["winner"], cur["points"] = player, int(it.group("points"))
+                cur["winner"], cur["points"] = player, _count(it.group("points"), "points", source, i + 1)
     return length, games
 
 
@@ -280,8 +283,11 @@ def replay_match(source: Union[str, os.PathLike[str]], *, text: Optional[str] = 
     if text is None:
         with open(name, "rb") as fh:
             text = fh.read().decode("utf-8", errors="replace")
-    length, games = _parse(text)
-    game = Game("backgammon", chance="explicit", cube=True, match_length=length, **({"jacoby": True} if jacoby and length == 0 else {}))
+    length, games = _parse(text, name)
+    try:
+        game = Game("backgammon", chance="explicit", cube=True, match_length=length, **({"jacoby": True} if jacoby and length == 0 else {}))
+    except LudotecaError as err:
+        raise RecordError(f"{name}: a {length} point match cannot be replayed: {excerpt(str(err), 200, quote=False)}", kind="game type", source=name) from None
     codec = codec_for(game)
     st = game.new_state(seed=0)
     out = MatchReplay(game, [st.clone()], [])
@@ -291,7 +297,7 @@ def replay_match(source: Union[str, os.PathLike[str]], *, text: Optional[str] = 
         shown = ", ".join(legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else "")
         num = f"{number}" if number is not None else "?"
         return RecordError(
-            f"{name}: game {g['number']}, move {num} {written!r}: {why} at {st.to_string()!r}; "
+            f"{name}: game {g['number']}, move {num} {excerpt(written)}: {why} at {st.to_string()!r}; "
             f"legal moves: {shown or ('none (the match is over)' if st.is_terminal() else 'the dice are rolled first')}",
             kind=kind, source=name, tags={"Round": f"Game {g['number']}"}, number=num, move=written,
             position=st.to_string(), legal_moves=legal,

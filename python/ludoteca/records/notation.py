@@ -78,7 +78,11 @@ class Codec:
 
 # --------------------------------------------------------------------- draughts
 
-_NUM_MOVE = re.compile(r"^0*(\d{1,2})((?:[-x:]0*\d{1,2})+)$")
+# `0*([1-9]\d?)`, not `0*(\d{1,2})`: with the latter a run of zeros splits
+# between the two in several ways per square, and a long word that fails at
+# its end (`1-000-000-...-000a`) backtracked exponentially. (Square 0 does
+# not exist: both forms refuse it.)
+_NUM_MOVE = re.compile(r"^0*([1-9]\d?)((?:[-x:]0*[1-9]\d?)+)$")
 _ALG_MOVE = re.compile(r"^([a-j](?:10|[1-9]))((?:[-x:]?[a-j](?:10|[1-9]))+)$")
 _HOP_NAME = re.compile(r"^(\d+)([-x])(\d+)$")
 _DIGITS = re.compile(r"\d+")
@@ -115,7 +119,7 @@ class DraughtsCodec(Codec):
         col = ord(name[0]) - ord("a")
         row = self.gt.size - int(name[1:])
         if not (0 <= col < self.gt.size and 0 <= row < self.gt.size) or (row + col) % 2 == 0:
-            raise ValueError(name)
+            raise ValueError(f"{name!r} is not a dark square of the {self.gt.size}x{self.gt.size} board")
         return self.square(row, col)
 
     def parse_squares(self, written: str) -> Optional[tuple[list[int], list[str]]]:
@@ -245,21 +249,25 @@ class DraughtsCodec(Codec):
 # ------------------------------------------------------------------- backgammon
 
 _ROLL = re.compile(r"^([1-6])-?([1-6]):$")
+# ASCII digits only: `str.isdigit` accepts `²`, which `int` refuses.
+_POINT = re.compile(r"[0-9]{1,2}")
 
 
 class BackgammonCodec(Codec):
     """``52: 13/11 13/8``: the roll, then the checker moves of the core's notation."""
 
     def group(self, words: list[str]) -> list[str]:
-        out: list[str] = []
+        # Each turn's words are joined once at the end: appending to the turn's
+        # string word by word copied it each time (quadratic in a long turn).
+        turns: list[list[str]] = []
         for w in words:
-            if _ROLL.match(w) or w.lower() == "pass" and (not out or not _ROLL.match(out[-1])):
-                out.append(w)
-            elif out:
-                out[-1] = f"{out[-1]} {w}"
+            if _ROLL.match(w) or w.lower() == "pass" and (not turns or not (len(turns[-1]) == 1 and _ROLL.match(turns[-1][0]))):
+                turns.append([w])
+            elif turns:
+                turns[-1].append(w)
             else:
-                out.append(w)
-        return out
+                turns.append([w])
+        return [" ".join(t) for t in turns]
 
     @staticmethod
     def split(written: str) -> tuple[Optional[tuple[int, int]], str]:
@@ -325,13 +333,13 @@ class BackgammonCodec(Codec):
                     return []
                 bar[0] -= 1
             else:
-                if not a.isdigit() or not 1 <= int(a) <= 24 or mine[int(a) - 1] == 0:
+                if not _POINT.fullmatch(a) or not 1 <= int(a) <= 24 or mine[int(a) - 1] == 0:
                     return []
                 mine[int(a) - 1] -= 1
             if b.lower() == "off":
                 off += 1
                 continue
-            if not b.isdigit() or not 1 <= int(b) <= 24:
+            if not _POINT.fullmatch(b) or not 1 <= int(b) <= 24:
                 return []
             q = 24 - int(b)  # the opponent's index of my point b
             if theirs[q] > 1:
