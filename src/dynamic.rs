@@ -432,7 +432,7 @@ impl<R: Rules> DynState for StateBox<R> {
         let found = match eval {
             Evaluation::Builtin => alphabeta::search(rules, root, cfg, &mut Builtin),
             Evaluation::Caller(f) => alphabeta::search(rules, root, cfg, &mut self.wrap(f)),
-            Evaluation::Network(net) => alphabeta::search(rules, root, cfg, &mut net.evaluator(rules)?),
+            Evaluation::Network(net) => alphabeta::search(rules, root, cfg, &mut net.evaluator(rules, &self.game.config.obs)?),
         };
         let o = found.map_err(|e| match e {
             alphabeta::Failure::Aborted => GameError::Invalid(EVAL_FAILED.into()),
@@ -450,7 +450,7 @@ impl<R: Rules> DynState for StateBox<R> {
         let found = match eval {
             Evaluation::Builtin => expectimax::search(rules, root, cfg, &mut Builtin),
             Evaluation::Caller(f) => expectimax::search(rules, root, cfg, &mut self.wrap(f)),
-            Evaluation::Network(net) => expectimax::search(rules, root, cfg, &mut net.evaluator(rules)?),
+            Evaluation::Network(net) => expectimax::search(rules, root, cfg, &mut net.evaluator(rules, &self.game.config.obs)?),
         };
         let o = found.map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
         Ok(self.answer(o.best, o.value, Some(o.player), cfg.plies, o.nodes, o.elapsed))
@@ -470,7 +470,7 @@ impl<R: Rules> DynState for StateBox<R> {
                 &mut wrapped
             }
             Evaluation::Network(net) => {
-                native = net.evaluator(rules)?;
+                native = net.evaluator(rules, &self.game.config.obs)?;
                 &mut native
             }
         };
@@ -504,7 +504,7 @@ impl<R: Rules> StateBox<R> {
         let v = match eval {
             Evaluation::Builtin => Ok(rules.heuristic(s, player)),
             Evaluation::Caller(f) => self.wrap(f).evaluate(rules, s, player),
-            Evaluation::Network(net) => net.evaluator(rules)?.evaluate(rules, s, player),
+            Evaluation::Network(net) => net.evaluator(rules, &self.game.config.obs)?.evaluate(rules, s, player),
         };
         v.map_err(|_| GameError::Invalid(EVAL_FAILED.into()))
     }
@@ -684,8 +684,9 @@ pub trait DynMcts: Send + Sync {
     fn search_rollouts(&mut self) -> Result<()>;
     /// Runs every tree to its next leaf; the number of leaves waiting for an evaluation.
     fn select(&mut self) -> Result<usize>;
-    /// Observations and legal masks of the waiting leaves, one row each.
-    fn write_leaves(&self, obs: &mut [f32], mask: &mut [bool]);
+    /// Observations (in the game's `obs_format`) and legal masks of the
+    /// waiting leaves, one row each.
+    fn write_leaves(&self, obs: ObsBuf<'_>, mask: &mut [bool]);
     /// Expands the waiting leaves with the evaluator's logits and values.
     fn expand(&mut self, logits: &[f32], values: &[f32]) -> Result<()>;
     fn results(&mut self) -> Vec<SearchResult>;
@@ -759,8 +760,8 @@ impl<R: Rules> DynMcts for MctsBox<R> {
         self.forest.select(tree_rules(&self.explicit, &self.game))
     }
 
-    fn write_leaves(&self, obs: &mut [f32], mask: &mut [bool]) {
-        self.forest.write_leaves(tree_rules(&self.explicit, &self.game), obs, mask)
+    fn write_leaves(&self, obs: ObsBuf<'_>, mask: &mut [bool]) {
+        self.forest.write_leaves(tree_rules(&self.explicit, &self.game), &self.game.config.obs, obs, mask)
     }
 
     fn expand(&mut self, logits: &[f32], values: &[f32]) -> Result<()> {

@@ -9,6 +9,7 @@ use crate::batch::default_threads;
 use crate::dynamic::{DynGame, DynState};
 use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};
 use crate::dynamic::DynMcts;
+use crate::game::{ObsBuf, ObsFormat};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -136,7 +137,7 @@ impl PyMcts {
         py: Python<'_>,
         evaluate: &Bound<'_, PyAny>,
         n: usize,
-        obs: Bound<'_, PyArrayDyn<f32>>,
+        obs: Bound<'_, PyAny>,
         mask: Bound<'_, PyArray2<bool>>,
     ) -> PyResult<(Vec<f32>, Vec<f32>)> {
         let a = self.game.spec().num_actions;
@@ -263,6 +264,9 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
                     return Err(LudotecaValueError::new_err(format!("evaluate must be callable, got {}", type_name(&evaluate))));
                 }
                 let spec = self.inner.spec().clone();
+                // The rows the game's environments give (`obs_format`): a
+                // network trained on them is searched with as it is.
+                let layout = self.game.obs_layout().clone();
                 loop {
                     let inner = &mut self.inner;
                     let n = py.detach(|| inner.select()).map_err(|e| SearchError::new_err(e.to_string()))?;
@@ -270,17 +274,24 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
                         break;
                     }
                     let mut dims = vec![n];
-                    dims.extend(spec.observation_shape.iter().copied());
-                    // SAFETY: write_leaves writes every element of both arrays
-                    // before Python sees them.
-                    let obs = unsafe { PyArrayDyn::<f32>::new(py, dims, false) };
-                    let mask = unsafe { PyArray2::<bool>::new(py, [n, spec.num_actions], false) };
-                    {
+                    dims.extend(layout.shape());
+                    // Zeroed: some observers write only the entries that are set.
+                    let mask = PyArray2::<bool>::zeros(py, [n, spec.num_actions], false);
+                    let obs = if layout.format == ObsFormat::Packed {
+                        let obs = PyArrayDyn::<u8>::zeros(py, dims, false);
                         // SAFETY: fresh C-contiguous arrays owned here; nothing else holds them.
                         let (o, m) = unsafe { (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous")) };
                         let inner = &self.inner;
-                        py.detach(|| inner.write_leaves(o, m));
-                    }
+                        py.detach(|| inner.write_leaves(ObsBuf::U8(o), m));
+                        obs.into_any()
+                    } else {
+                        let obs = PyArrayDyn::<f32>::zeros(py, dims, false);
+                        // SAFETY: as above.
+                        let (o, m) = unsafe { (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous")) };
+                        let inner = &self.inner;
+                        py.detach(|| inner.write_leaves(ObsBuf::F32(o), m));
+                        obs.into_any()
+                    };
                     let (logits, values) = self.call_evaluate(py, &evaluate, n, obs, mask)?;
                     let inner = &mut self.inner;
                     py.detach(|| inner.expand(&logits, &values)).map_err(|e| SearchError::new_err(e.to_string()))?;

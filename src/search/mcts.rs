@@ -25,7 +25,7 @@ use super::mcts_random::{dirichlet, gumbel};
 use super::tree::{sign, Kind, Tree};
 use crate::core::{derive_seed, rng_from_seed, Action, Applied, GameRng, Player, ToAct};
 use crate::error::{GameError, Result};
-use crate::game::Rules;
+use crate::game::{write_obs, ObsBuf, ObsFormat, ObsLayout, Rules};
 use rand::RngExt;
 use rayon::prelude::*;
 
@@ -321,18 +321,25 @@ impl<R: Rules> Forest<R> {
         (0..self.trees.len()).filter(|&i| !self.trees[i].path.is_empty()).collect()
     }
 
-    /// Writes the observation and legal mask of every waiting leaf, one row
-    /// each in the order of [`Forest::waiting`]. A waiting chance node
-    /// (`evaluate_chance`) has an all-false mask: no player decides there,
-    /// and the logits answered for it are not read.
-    pub fn write_leaves(&self, rules: &R, obs: &mut [f32], mask: &mut [bool]) {
+    /// Writes the observation (in `layout`'s format, the game's
+    /// `obs_format`: what its environments give, so that a network trained
+    /// on them reads the same rows) and legal mask of every waiting leaf,
+    /// one row each in the order of [`Forest::waiting`]. A waiting chance
+    /// node (`evaluate_chance`) has an all-false mask: no player decides
+    /// there, and the logits answered for it are not read.
+    pub fn write_leaves(&self, rules: &R, layout: &ObsLayout, obs: ObsBuf<'_>, mask: &mut [bool]) {
         let spec = rules.spec();
-        let (olen, alen) = (spec.observation_len(), spec.num_actions);
+        let alen = spec.num_actions;
+        let olen = layout.len();
+        let rows: Box<dyn Iterator<Item = ObsBuf<'_>>> = match obs {
+            ObsBuf::F32(o) => Box::new(o.chunks_exact_mut(olen).map(ObsBuf::F32)),
+            ObsBuf::U8(o) => Box::new(o.chunks_exact_mut(olen).map(ObsBuf::U8)),
+        };
         let waiting = self.trees.iter().filter(|t| !t.path.is_empty());
-        for ((t, o), m) in waiting.zip(obs.chunks_exact_mut(olen)).zip(mask.chunks_exact_mut(alen)) {
+        for ((t, o), m) in waiting.zip(rows).zip(mask.chunks_exact_mut(alen)) {
             let leaf = &t.tree.nodes[*t.path.last().expect("waiting") as usize];
             let state = leaf.state.as_ref().expect("a leaf has its state");
-            rules.observe(state, o);
+            write_obs(rules, layout, state, o);
             if let Kind::ChanceLeaf(_) = leaf.kind {
                 m.fill(false);
                 continue;
@@ -394,13 +401,14 @@ impl<R: Rules> Forest<R> {
     }
 
     /// The whole search with an evaluator called once per wave with the
-    /// leaves' observations and masks (`rows` leaves) and answering logits
-    /// and values.
+    /// leaves' full float observations and masks (`rows` leaves) and
+    /// answering logits and values.
     pub fn search_with<E>(&mut self, rules: &R, mut evaluate: E) -> Result<()>
     where
         E: FnMut(&[f32], &[bool], usize) -> Result<(Vec<f32>, Vec<f32>)>,
     {
         let spec = rules.spec();
+        let layout = ObsLayout::new(rules, ObsFormat::Full);
         loop {
             let n = self.select(rules)?;
             if n == 0 {
@@ -408,7 +416,7 @@ impl<R: Rules> Forest<R> {
             }
             let mut obs = vec![0.0; n * spec.observation_len()];
             let mut mask = vec![false; n * spec.num_actions];
-            self.write_leaves(rules, &mut obs, &mut mask);
+            self.write_leaves(rules, &layout, ObsBuf::F32(&mut obs), &mut mask);
             let (logits, values) = evaluate(&obs, &mask, n)?;
             self.expand(rules, &logits, &values)?;
         }

@@ -305,7 +305,7 @@ fn user_evaluator_gets_one_row_per_waiting_tree_and_its_answer_is_checked() {
         calls += 1;
         let mut obs = vec![f32::NAN; n * olen];
         let mut mask = vec![false; n * a];
-        m.write_leaves(&mut obs, &mut mask);
+        m.write_leaves(crate::game::ObsBuf::F32(&mut obs), &mut mask);
         assert!(obs.iter().all(|x| x.is_finite()));
         for row in mask.chunks(a) {
             assert!(row.iter().any(|&b| b), "every leaf has a legal action");
@@ -360,7 +360,7 @@ fn search_fake(m: &mut dyn DynMcts, olen: usize, a: usize) -> usize {
         }
         let mut obs = vec![f32::NAN; n * olen];
         let mut mask = vec![true; n * a];
-        m.write_leaves(&mut obs, &mut mask);
+        m.write_leaves(crate::game::ObsBuf::F32(&mut obs), &mut mask);
         chance_rows += mask.chunks(a).filter(|row| row.iter().all(|&b| !b)).count();
         let values: Vec<f32> = obs.chunks(olen).map(fake_value).collect();
         // Non-finite logits where nothing is legal are never read.

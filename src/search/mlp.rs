@@ -13,7 +13,7 @@
 use super::eval::{Aborted, Evaluator};
 use crate::core::{Player, ToAct};
 use crate::error::{GameError, Result};
-use crate::game::Rules;
+use crate::game::{write_obs, ObsBuf, ObsLayout, Rules};
 
 /// One dense layer, `y = x W + b`, with `W` stored by input rows
 /// (`inputs x outputs`, row-major: numpy's `x @ w` layout).
@@ -131,22 +131,25 @@ impl Mlp {
     }
 
     /// An evaluation for the searches, over the states of `rules`: the
-    /// network's value of the observation of a state, for the player to
-    /// move there (the view a game's observation takes), negated for the
-    /// other player. Games without chance nodes only: a chance node's
-    /// observation is not the position the TD recipe's networks learnt.
-    pub fn evaluator<'a, R: Rules>(&'a self, rules: &R) -> Result<MlpEval<'a>> {
-        let len: usize = rules.spec().observation_shape.iter().product();
+    /// network's value of the observation of a state in `layout`'s format
+    /// (the game's `obs_format`, as its environments give it; a packed row's
+    /// bytes as numbers), for the player to move there (the view a game's
+    /// observation takes), negated for the other player. Games without
+    /// chance nodes only: a chance node's observation is not the position
+    /// the TD recipe's networks learnt.
+    pub fn evaluator<'a, R: Rules>(&'a self, rules: &R, layout: &'a ObsLayout) -> Result<MlpEval<'a>> {
+        let len = layout.len();
         if len != self.inputs() {
             return Err(GameError::Invalid(format!(
-                "network: it reads observations of {} entries, this game's have {len}",
-                self.inputs()
+                "network: it reads observations of {} entries, this game's have {len} (obs_format={})",
+                self.inputs(),
+                layout.format.name()
             )));
         }
         if rules.explicit_chance().is_some() {
             return Err(GameError::Invalid("network: the native evaluation is for games without dice".into()));
         }
-        Ok(MlpEval { net: self, obs: vec![0.0; len], scratch: [Vec::new(), Vec::new()] })
+        Ok(MlpEval { net: self, layout, obs: vec![0.0; len], scratch: [Vec::new(), Vec::new()] })
     }
 }
 
@@ -160,6 +163,7 @@ fn relu(x: &mut [f32]) {
 /// [`Mlp`] as an [`Evaluator`] (see [`Mlp::evaluator`]).
 pub struct MlpEval<'a> {
     net: &'a Mlp,
+    layout: &'a ObsLayout,
     obs: Vec<f32>,
     scratch: [Vec<f32>; 2],
 }
@@ -168,7 +172,7 @@ impl<R: Rules> Evaluator<R> for MlpEval<'_> {
     fn evaluate(&mut self, rules: &R, s: &R::State, player: Player) -> std::result::Result<f32, Aborted> {
         // Some observers write only the entries that are set.
         self.obs.fill(0.0);
-        rules.observe(s, &mut self.obs);
+        write_obs(rules, self.layout, s, ObsBuf::F32(&mut self.obs));
         let v = self.net.value(&self.obs, &mut self.scratch);
         let v = match rules.to_act(s) {
             ToAct::Player(p) if p != player => -v,
@@ -209,6 +213,7 @@ mod tests {
         let w1: Vec<f32> = (0..n * 4).map(|i| ((i * 7919) % 23) as f32 / 23.0 - 0.5).collect();
         let plain = Mlp::new(vec![(w1, vec![0.1, -0.2, 0.0, 0.3])], (vec![0.5, -0.4, 0.3, 0.2], vec![0.0]), 1.0).unwrap();
         let mixed = plain.clone().with_builtin(0.25).unwrap();
+        let full = ObsLayout::new(&rules, crate::game::ObsFormat::Full);
         assert!(plain.clone().with_builtin(1.5).is_err() && plain.clone().with_builtin(-0.1).is_err());
         let mut rng = rng_from_seed(3);
         let mut s = rules.initial_state(&mut rng);
@@ -219,8 +224,8 @@ mod tests {
                 break;
             }
             for p in [Player::P0, Player::P1] {
-                let net = plain.evaluator(&rules).unwrap().evaluate(&rules, &s, p).unwrap();
-                let got = mixed.evaluator(&rules).unwrap().evaluate(&rules, &s, p).unwrap();
+                let net = plain.evaluator(&rules, &full).unwrap().evaluate(&rules, &s, p).unwrap();
+                let got = mixed.evaluator(&rules, &full).unwrap().evaluate(&rules, &s, p).unwrap();
                 let want = 0.75 * net + 0.25 * rules.heuristic(&s, p);
                 assert!((got - want).abs() < 1e-6, "{got} vs {want}");
                 differ += usize::from((got - net).abs() > 1e-4);
