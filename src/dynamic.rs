@@ -189,7 +189,10 @@ pub trait DynState: Send + Sync {
     /// Every complete turn with the value for the mover of the position it
     /// leads to: the returns if the game ends (a third occurrence of the
     /// position included: a draw), the evaluation otherwise.
-    fn turn_values(&self, eval: Evaluation<'_, '_>) -> Result<Vec<(String, f32)>>;
+    /// Every complete turn with the value of where it leads for the mover:
+    /// the evaluation (the returns if the game ends), or with `replies` the
+    /// capture quiescence search from there (games without dice).
+    fn turn_values(&self, eval: Evaluation<'_, '_>, replies: bool) -> Result<Vec<(String, f32)>>;
     /// What this position is worth to `player` by `eval`: the returns once
     /// the game is over, the evaluation otherwise (as a search's leaf).
     fn evaluate(&self, eval: Evaluation<'_, '_>, player: Player) -> Result<f32>;
@@ -455,11 +458,21 @@ impl<R: Rules> DynState for StateBox<R> {
         let o = found.map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
         Ok(self.answer(o.best, o.value, Some(o.player), cfg.plies, o.nodes, o.elapsed))
     }
-    fn turn_values(&self, eval: Evaluation<'_, '_>) -> Result<Vec<(String, f32)>> {
+    fn turn_values(&self, eval: Evaluation<'_, '_>, replies: bool) -> Result<Vec<(String, f32)>> {
         self.searchable()?;
         let rules = self.game.rules();
         let root = &self.session.state;
         let Some(me) = rules.to_act(root).player() else { return Ok(Vec::new()) };
+        if replies && rules.explicit_chance().is_none() {
+            let cfg = alphabeta::Config { depth: 1, tt_entries: 0, repeated: self.session.repeated_twice(), ..alphabeta::Config::default() };
+            let values = match eval {
+                Evaluation::Builtin => alphabeta::turn_values(rules, root, &cfg, &mut Builtin),
+                Evaluation::Caller(f) => alphabeta::turn_values(rules, root, &cfg, &mut self.wrap(f)),
+                Evaluation::Network(net) => alphabeta::turn_values(rules, root, &cfg, &mut net.evaluator(rules, &self.game.config.obs)?),
+            }
+            .map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
+            return Ok(rules.turns(root).into_iter().map(|t| t.notation).zip(values).collect());
+        }
         let mut builtin = Builtin;
         let mut wrapped;
         let mut native;

@@ -419,10 +419,17 @@ class MCTS:
         """Searches every state (one tree each) and returns one row per state.
 
         ``evaluate=None``: the built-in evaluator (uniform prior, one random
-        playout in Rust). Otherwise ``evaluate(obs: float32[B, *obs_shape],
-        mask: bool[B, A]) -> (logits: float32[B, A], values: float32[B])`` is
-        called once per simulation wave with the leaves of every tree that
-        needs one; values are for the player to decide at each leaf (at a
+        playout in Rust). Otherwise ``evaluate(obs, mask: bool[B, A]) ->
+        (logits: float32[B, A], values: float32[B])`` is called once per
+        simulation wave with the leaves of every tree that needs one, ``obs``
+        in the game's ``obs_format`` exactly as ``VecEnv`` and
+        ``State.observation()`` give it (``B`` rows of ``game.observation_shape``
+        and ``game.observation_dtype``: float32, or uint8 bytes when packed), so
+        that a network trained on the environments' rows is searched with as
+        it is. Proven results are backed up (a solver): a decision with a
+        complete turn that wins at once, or a move proven won, is played
+        whatever the visits say, and a move proven lost is not tried while
+        another is open. Values are for the player to decide at each leaf (at a
         chance node under ``evaluate_chance``: for ``State.chance_player``,
         its mask row all false, its logits ignored). A wrong answer raises
         ``SearchError`` (so does a chance node without a ``chance_player``
@@ -453,7 +460,9 @@ class MlpEvaluation:
     ``(weights, biases)`` of the hidden ReLU layers (weights of shape
     ``(inputs, outputs)``, as in ``x @ w``), ``value`` the ``(weights,
     biases)`` of the one-output value layer, and a position is worth
-    ``tanh(v) * value_scale`` for the player to move there. Pass it as
+    ``tanh(v) * value_scale`` for the player to move there, reading the
+    observation in the game's ``obs_format`` as ``State.observation()`` gives
+    it (a packed row's bytes as numbers). Pass it as
     ``evaluate`` to ``alphabeta_search``, ``turn_values`` and the search
     agents; calling it, ``net(state, player)``, gives the value a search uses.
     ``ludoteca.agents.baseline.AfterstateEvaluation.native()`` builds one from
@@ -511,7 +520,11 @@ def expectimax_search(
     an equity in points for ``player`` (player 0 at a chance node)."""
 
 def turn_values(
-    state: State, evaluate: Optional[Callable[[State, int], float]] = None
+    state: State, evaluate: Optional[Callable[[State, int], float]] = None, replies: bool = False
 ) -> list[tuple[str, float]]:
     """Every complete move from ``state`` with the value, for the player to
-    move, of the position it leads to (its returns if the game ends there)."""
+    move, of the position it leads to (its returns if the game ends there).
+    ``replies=True`` (games without dice) values each position by alpha-beta's
+    capture quiescence instead: the opponent's captures and the recaptures
+    they allow are played out before the evaluation, and a move that wins
+    counts more the sooner the game ends (above 1, as in ``alphabeta_search``)."""

@@ -26,7 +26,9 @@ fn option_error(message: String) -> PyErr {
 /// ``(weights, biases)`` of the hidden ReLU layers (weights of shape
 /// ``(inputs, outputs)``, as in ``x @ w``), ``value`` the ``(weights,
 /// biases)`` of the one-output value layer, and a position is worth
-/// ``tanh(v) * value_scale`` for the player to move there. Pass it as
+/// ``tanh(v) * value_scale`` for the player to move there, reading the
+/// observation in the game's ``obs_format`` as ``State.observation()`` gives
+/// it (a packed row's bytes as numbers). Pass it as
 /// ``evaluate`` to ``alphabeta_search``, ``turn_values`` and the search
 /// agents; calling it, ``net(state, player)``, gives the value a search uses.
 /// ``ludoteca.agents.baseline.AfterstateEvaluation.native()`` builds one from
@@ -252,11 +254,15 @@ fn expectimax_search<'py>(
 
 /// Every complete move from ``state`` with the value, for the player to
 /// move, of the position it leads to (its returns if the game ends there).
+/// ``replies=True`` (games without dice) values each position by alpha-beta's
+/// capture quiescence instead: the opponent's captures and the recaptures
+/// they allow are played out before the evaluation, and a move that wins
+/// counts more the sooner the game ends (above 1, as in ``alphabeta_search``).
 #[pyfunction]
-#[pyo3(signature = (state, evaluate=None))]
-fn turn_values(py: Python<'_>, state: &PyState, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<Vec<(String, f32)>> {
+#[pyo3(signature = (state, evaluate=None, replies=false))]
+fn turn_values(py: Python<'_>, state: &PyState, evaluate: Option<Bound<'_, PyAny>>, replies: bool) -> PyResult<Vec<(String, f32)>> {
     let inner = &state.inner;
-    with_eval(py, evaluate.as_ref(), |e| inner.turn_values(e))
+    with_eval(py, evaluate.as_ref(), |e| inner.turn_values(e, replies))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -237,10 +237,17 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     /// Searches every state (one tree each) and returns one row per state.
     ///
     /// ``evaluate=None``: the built-in evaluator (uniform prior, one random
-    /// playout in Rust). Otherwise ``evaluate(obs: float32[B, *obs_shape],
-    /// mask: bool[B, A]) -> (logits: float32[B, A], values: float32[B])`` is
-    /// called once per simulation wave with the leaves of every tree that
-    /// needs one; values are for the player to decide at each leaf (at a
+    /// playout in Rust). Otherwise ``evaluate(obs, mask: bool[B, A]) ->
+    /// (logits: float32[B, A], values: float32[B])`` is called once per
+    /// simulation wave with the leaves of every tree that needs one, ``obs``
+    /// in the game's ``obs_format`` exactly as ``VecEnv`` and
+    /// ``State.observation()`` give it (``B`` rows of ``game.observation_shape``
+    /// and ``game.observation_dtype``: float32, or uint8 bytes when packed), so
+    /// that a network trained on the environments' rows is searched with as
+    /// it is. Proven results are backed up (a solver): a decision with a
+    /// complete turn that wins at once, or a move proven won, is played
+    /// whatever the visits say, and a move proven lost is not tried while
+    /// another is open. Values are for the player to decide at each leaf (at a
     /// chance node under ``evaluate_chance``: for ``State.chance_player``,
     /// its mask row all false, its logits ignored). A wrong answer raises
     /// ``SearchError`` (so does a chance node without a ``chance_player``

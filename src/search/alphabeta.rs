@@ -529,3 +529,47 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
     let (best, value, depth) = answer.expect("depth 1 completes");
     Ok(Outcome { best: Some(best), value, depth, nodes: search.nodes, elapsed: start.elapsed() })
 }
+
+/// The value for the player to move at `root` of each complete turn from it,
+/// in the order of `rules.turns(root)`, as a full-window search of
+/// `cfg.depth - 1` turns below each (depth 1: the position the turn reaches,
+/// through the capture quiescence when `cfg.quiescence`, so that the
+/// opponent's captures and the recaptures they allow are seen). A turn that
+/// ends the game is worth its returns scaled like every win ([`win_at`]).
+pub fn turn_values<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Config, eval: &mut E) -> Result<Vec<f32>, Failure> {
+    if rules.explicit_chance().is_some() {
+        return Err(Failure::Chance);
+    }
+    let me = match rules.to_act(root) {
+        ToAct::Player(p) => p,
+        ToAct::Chance => return Err(Failure::Chance),
+        ToAct::Terminal => return Ok(Vec::new()),
+    };
+    let mut search = Search {
+        rules,
+        eval,
+        tt: Table::new(cfg.tt_entries),
+        quiescence: cfg.quiescence,
+        threats: cfg.threats,
+        repeated: &cfg.repeated,
+        draw: {
+            let mut draw = [cfg.contempt; 2];
+            draw[me.index()] = -cfg.contempt;
+            draw
+        },
+        nodes: 1,
+        deadline: None,
+        pool: Vec::new(),
+    };
+    let depth = cfg.depth.clamp(1, MAX_DEPTH);
+    rules
+        .turns(root)
+        .iter()
+        .map(|t| {
+            search.node(&t.state, me, depth - 1, 1, f32::NEG_INFINITY, f32::INFINITY).map_err(|e| match e {
+                Stop::Aborted | Stop::Time => Failure::Aborted,
+                Stop::Chance => Failure::Chance,
+            })
+        })
+        .collect()
+}

@@ -256,3 +256,62 @@ def test_evaluate_chance_asks_the_evaluator_for_chance_nodes_with_all_false_mask
     assert plain.actions.shape == valued.actions.shape == (1,)
     # The built-in playouts value chance nodes too.
     assert MCTS(g, 32, evaluate_chance=True, seed=1).search([s]).actions.shape == (1,)
+
+
+FORMAT_GAMES = ["checkers", "tablut", "kharbaga", "backgammon"]
+
+
+@pytest.mark.parametrize("obs_format", ["full", "compact", "packed"])
+@pytest.mark.parametrize("gid", FORMAT_GAMES)
+def test_callback_gets_the_observations_of_the_games_obs_format(gid: str, obs_format: str) -> None:
+    """evaluate() reads the rows VecEnv and State.observation() give, in the
+    configured format (shape and dtype), not the full float rows."""
+    game = Game(gid, obs_format=obs_format)
+    states = [game.new_state(seed=i) for i in range(3)]
+    for s in states:
+        while s.current_player == -1:
+            s.apply_action(s.chance_outcomes()[0][0])
+    calls: list[tuple[Any, Any]] = []
+    MCTS(game, 4).search(states, uniform(calls, game.num_actions))
+    want_dtype = np.uint8 if obs_format == "packed" else np.float32
+    assert game.observation_dtype == np.dtype(want_dtype).name
+    for obs, _ in calls:
+        assert obs.dtype == want_dtype and obs.shape[1:] == game.observation_shape
+    # The first wave is the roots' evaluation: exactly their observations.
+    np.testing.assert_array_equal(calls[0][0], np.stack([s.observation() for s in states]))
+    venv = ludoteca.VecEnv(gid, num_envs=2, seed=0, obs_format=obs_format)
+    first, _ = venv.reset()
+    assert first.dtype == calls[0][0].dtype and first.shape[1:] == calls[0][0].shape[1:]
+
+
+@pytest.mark.parametrize("obs_format", ["full", "compact", "packed"])
+@pytest.mark.parametrize("gid", ["checkers", "tablut", "kharbaga"])
+def test_a_native_network_reads_the_games_obs_format(gid: str, obs_format: str) -> None:
+    """MlpEvaluation's value of a position is the same network run in numpy
+    on State.observation() of the configured format."""
+    from ludoteca.agents.search import MlpEvaluation, turn_values
+
+    game = Game(gid, obs_format=obs_format)
+    n = int(np.prod(game.observation_shape))
+    rng = np.random.default_rng(0)
+    w1 = (rng.normal(size=(n, 8)) / np.sqrt(n)).astype(np.float32)
+    b1 = rng.normal(size=8).astype(np.float32)
+    w2 = rng.normal(size=(8, 1)).astype(np.float32)
+    b2 = np.zeros(1, np.float32)
+    net = MlpEvaluation([(w1, b1)], (w2, b2))
+    assert net.inputs == n
+    state = game.new_state(seed=3)
+    for move, value in turn_values(state, net):
+        after = state.clone()
+        after.play(move)
+        if after.is_terminal():
+            continue
+        x = after.observation().astype(np.float32).reshape(-1)
+        v = float(np.tanh(np.maximum(x @ w1 + b1, 0) @ w2 + b2)[0])
+        if after.current_player != state.current_player:
+            v = -v
+        assert value == pytest.approx(v, abs=1e-5), move
+    other = Game(gid, obs_format="compact" if obs_format != "compact" else "full")
+    if int(np.prod(other.observation_shape)) != n:
+        with pytest.raises(ludoteca.LudotecaError, match="obs_format"):
+            turn_values(other.new_state(seed=3), net)

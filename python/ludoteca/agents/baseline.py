@@ -395,7 +395,8 @@ class Baseline(MCTSAgent):
 
             def searcher(evaluation: Evaluate) -> BaseAgent:
                 if depth == 0:
-                    return GreedyAgent(seed, evaluate=evaluation)
+                    # The network alone judges each move's position, as it was trained to.
+                    return GreedyAgent(seed, evaluate=evaluation, replies=False)
                 if dice:
                     return ExpectimaxAgent(depth, seed, width, evaluate=evaluation)
                 # Without dice a ply is a complete turn: alpha-beta (with capture quiescence) the

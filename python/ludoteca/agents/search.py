@@ -66,18 +66,26 @@ def _evaluate_option(agent: str, evaluate: Any) -> Optional[Evaluate]:
 class GreedyAgent(BaseAgent):
     """One ply: the complete move to the position the evaluation rates best
     for the mover (a move that wins the game outright first); ties are broken
-    at random with the agent's seed."""
+    at random with the agent's seed.
+
+    ``replies=True`` (the default; games without dice) first plays out the
+    opponent's captures from that position and the recaptures they allow
+    (alpha-beta's capture quiescence, ``turn_values(..., replies=True)``):
+    a move that hangs a piece to a forced capture is seen as such. Without
+    it, greedy lost to random play in kharbaga (docs/search.md, "Greedy").
+    ``replies=False`` rates the position the move reaches alone."""
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, evaluate: Optional[Evaluate] = None) -> None:
+    def __init__(self, seed: int = 0, evaluate: Optional[Evaluate] = None, replies: bool = True) -> None:
         super().__init__(seed)
         self._rng = random.Random(seed)
         self.evaluate = _evaluate_option("greedy", evaluate)
+        self.replies: bool = _bool_option("greedy", "replies", replies)
 
     def act(self, state: State) -> Choice:
         """The best-rated complete move."""
-        values = turn_values(state, self.evaluate)
+        values = turn_values(state, self.evaluate, self.replies)
         if not values:
             raise OptionError("greedy: no move to choose (the state is terminal or a chance node)")
         best = max(v for _, v in values)
