@@ -433,7 +433,7 @@ impl Rules for Backgammon {
     }
 
     fn heuristic(&self, s: &State, player: Player) -> f32 {
-        eval::heuristic(s, player)
+        eval::heuristic_in(s, player, self.variant.bear_off)
     }
 
     fn explicit_chance(&self) -> Option<Backgammon> {

@@ -584,7 +584,7 @@ fn reglamento_bar_backgammon_reads_the_bar_as_in_the_winners_board() {
 use super::tests::{naive_from, naive_moves_in, Naive};
 
 /// The readings checked against the naive generator.
-fn readings() -> Vec<Variant> {
+pub(super) fn readings() -> Vec<Variant> {
     let mut out = Vec::new();
     for enter in [Enter::Open, Enter::Empty] {
         for bear_off in [BearOff::AtLeast, BearOff::OnePoint] {
@@ -653,9 +653,11 @@ fn reglamento_movegen_matches_a_naive_generator_in_random_games() {
 
 #[test]
 fn reglamento_random_games_and_string_round_trips() {
-    for v in readings() {
-        for bar in [true, false] {
-            for (n, cube, explicit, games) in [(1, false, false, 60), (1, false, true, 60), (5, true, true, 15)] {
+    // Every reading; `bar_backgammon=False` (scoring only) with the defaults.
+    let cases = readings().into_iter().map(|v| (v, true)).chain([(Variant::REGLAMENTO, false)]);
+    for (v, bar) in cases {
+        {
+            for (n, cube, explicit, games) in [(1, false, false, 30), (1, false, true, 30), (5, true, true, 8)] {
                 let r = Backgammon::new(n, explicit).with_cube(cube, false).with_variant(true, Reward::Points).with_readings(v, bar);
                 let report = check_random_games(&r, games, if explicit { 20 } else { 0 }, 5000, 11 + n as u64);
                 assert_eq!(report.unfinished, 0, "{v:?} {report:?}");
@@ -738,5 +740,110 @@ fn random_money_games_with_beavers() {
         let r = Backgammon::new(0, explicit).with_cube(true, true).with_beavers(true);
         let report = check_random_games(&r, 300, if explicit { 20 } else { 0 }, 5000, 99);
         assert_eq!(report.unfinished, 0, "{report:?}");
+    }
+}
+
+// ---------------------------------------------------------------- the agents' evaluation
+
+/// Exact winning chances of the player on roll in a bear-off of `me`
+/// against `opp` (checkers on points 1..6, each side's own numbering), by
+/// recursion over the 21 rolls with the naive generator of tests.rs under `v`.
+fn naive_bearoff_wins(me: [u8; 6], opp: [u8; 6], v: Variant, memo: &mut std::collections::HashMap<([u8; 6], [u8; 6]), f64>) -> f64 {
+    if me.iter().all(|&n| n == 0) {
+        return 1.0;
+    }
+    if opp.iter().all(|&n| n == 0) {
+        return 0.0;
+    }
+    if let Some(&w) = memo.get(&(me, opp)) {
+        return w;
+    }
+    let mut board = Naive { pts: [0; 25], bar: 0, opp_bar: 0, off: 0 };
+    for q in 1..=6 {
+        board.pts[q] = me[q - 1] as i8;
+        board.pts[25 - q] -= opp[q - 1] as i8;
+    }
+    let mut total = 0.0;
+    for (hi, lo, prob) in super::eval::rolls() {
+        let (ends, _) = naive_moves_in(&board, (hi, lo), v);
+        let best = ends
+            .iter()
+            .map(|end| {
+                let after: [u8; 6] = std::array::from_fn(|i| end.pts[i + 1].max(0) as u8);
+                1.0 - naive_bearoff_wins(opp, after, v, memo)
+            })
+            .fold(0.0, f64::max);
+        total += prob * best;
+    }
+    memo.insert((me, opp), total);
+    total
+}
+
+#[test]
+fn evaluation_small_bearoffs_are_exact_under_each_bear_off_rule() {
+    use super::eval::{on_roll_wins_in, EXACT_CHECKERS};
+    let mut sides = Vec::new();
+    for k in 0..4096usize {
+        let c: [u8; 6] = std::array::from_fn(|i| (k >> (2 * i) & 3) as u8);
+        let n = c.iter().map(|&x| x as u32).sum::<u32>();
+        if (1..=EXACT_CHECKERS.min(2)).contains(&n) {
+            sides.push(c);
+        }
+    }
+    let pos = |me: [u8; 6], opp: [u8; 6]| {
+        let mut p = Pos { me: [0; 26], opp: [0; 26] };
+        p.me[1..=6].copy_from_slice(&me);
+        p.opp[1..=6].copy_from_slice(&opp);
+        p.me[OFF] = 15 - me.iter().sum::<u8>();
+        p.opp[OFF] = 15 - opp.iter().sum::<u8>();
+        p
+    };
+    let mut freer = 0;
+    for (rule, v) in [
+        (BearOff::Standard, Variant::STANDARD),
+        (BearOff::OnePoint, Variant { bear_off: BearOff::OnePoint, ..Variant::REGLAMENTO }),
+        (BearOff::AtLeast, Variant::REGLAMENTO),
+    ] {
+        let mut memo = std::collections::HashMap::new();
+        for &me in &sides {
+            for &opp in &sides {
+                let want = naive_bearoff_wins(me, opp, v, &mut memo);
+                let got = on_roll_wins_in(&pos(me, opp), rule);
+                assert!((got - want).abs() < 1e-9, "{rule:?}: {me:?} v {opp:?}: {got} != {want}");
+                if rule == BearOff::AtLeast && want > on_roll_wins_in(&pos(me, opp), BearOff::Standard) + 1e-9 {
+                    freer += 1;
+                }
+            }
+        }
+    }
+    // The freer rule changes the chances of some positions (e.g. 6 and 2 against 2 and 1).
+    assert!(freer > 0);
+    // The game's built-in heuristic uses the table of its own rules.
+    let r = reg();
+    let (s, _) = setup(&r, &[(6, 1), (2, 1)], 0, &[(24, 1), (23, 1)], 0, (3, 2));
+    let p = s.pos();
+    assert!((r.heuristic(&s, Player::P0) as f64 - (2.0 * on_roll_wins_in(&p, BearOff::AtLeast) - 1.0)).abs() < 1e-6);
+    assert!((std_rules().heuristic(&s, Player::P0) as f64 - (2.0 * on_roll_wins_in(&p, BearOff::Standard) - 1.0)).abs() < 1e-6);
+}
+
+#[test]
+fn explicit_chance_and_search_keep_the_readings() {
+    // Expectimax searches the explicit-chance copy of the rules: it must read the seed the same way.
+    for v in readings() {
+        for bar in [true, false] {
+            let r = Backgammon::new(1, false).with_variant(true, Reward::Points).with_readings(v, bar);
+            let e = r.explicit_chance().unwrap();
+            assert_eq!((e.variant, e.bar_backgammon, e.reglamento, e.explicit), (v, bar, true, true));
+        }
+    }
+    // One checker on the 6-point, one on the 1-point, 3-2 to play, the
+    // opponent far behind: the reglamento bears the 1 off with the 2 or the
+    // 3 (one checker left), which the standard game forbids (the 6 is higher).
+    let cfg = crate::search::expectimax::Config { plies: 1, filter: 8 };
+    for (r, off) in [(reg(), 14), (bear_off(BearOff::OnePoint), 14), (std_rules(), 13)] {
+        let (s, _) = setup(&r, &[(6, 1), (1, 1)], 0, &[(13, 2)], 0, (3, 2));
+        let out = crate::search::expectimax::search(&r, &s, &cfg, &mut crate::search::eval::Builtin).unwrap();
+        let best = &r.turns(&s)[out.best.unwrap()];
+        assert_eq!(best.state.board[0][OFF], off, "{}", best.notation);
     }
 }
