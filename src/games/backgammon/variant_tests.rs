@@ -847,3 +847,81 @@ fn explicit_chance_and_search_keep_the_readings() {
         assert_eq!(best.state.board[0][OFF], off, "{}", best.notation);
     }
 }
+
+// ---------------------------------------------------------------- perft
+
+/// The board of `n`'s opponent, from its side.
+fn naive_flip(n: &Naive) -> Naive {
+    let mut pts = [0i8; 25];
+    for (q, v) in pts.iter_mut().enumerate().skip(1) {
+        *v = -n.pts[25 - q];
+    }
+    let on_board: i8 = pts.iter().filter(|&&x| x > 0).sum::<i8>() + n.opp_bar;
+    Naive { pts, bar: n.opp_bar, opp_bar: n.bar, off: 15 - on_board }
+}
+
+/// perft of the mover of `b` to play `dice` under `v`, by the naive generator (single game, no cube).
+fn naive_perft_move(b: &Naive, dice: (u8, u8), v: Variant, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let (ends, _) = naive_moves_in(b, dice, v);
+    if depth == 1 {
+        return ends.len() as u64;
+    }
+    ends.iter().map(|e| if e.off == 15 { 1 } else { naive_perft_roll(&naive_flip(e), v, depth - 1) }).sum()
+}
+
+/// perft of the mover of `b` about to roll (a roll without a move: one child, the pass).
+fn naive_perft_roll(b: &Naive, v: Variant, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut total = 0;
+    for (hi, lo, _) in super::eval::rolls() {
+        if naive_moves_in(b, (hi, lo), v).0.iter().all(|e| e == b) {
+            total += if depth == 1 { 1 } else { naive_perft_roll(&naive_flip(b), v, depth - 2) };
+        } else {
+            total += naive_perft_move(b, (hi, lo), v, depth - 1);
+        }
+    }
+    total
+}
+
+/// The positions of tests/data/perft/backgammon.reglamento.txt: player 0 to
+/// play a closed board against player 1 on the bar (6-5); to play 2-1 with
+/// the last home point open and player 1 on the bar; and a bear-off against
+/// a bear-off (4-2).
+fn perft_positions(r: &Backgammon) -> Vec<State> {
+    let opp = [(24, 2), (19, 3), (17, 3), (12, 4)];
+    let closed = setup(r, &CLOSED, 0, &opp, 1, (6, 5)).0;
+    let closing = setup(r, &[(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (8, 2), (13, 3)], 0, &opp, 1, (2, 1)).0;
+    let race = setup(r, &[(6, 2), (5, 2), (3, 3), (1, 2)], 0, &[(19, 2), (20, 3), (22, 2), (24, 1)], 0, (4, 2)).0;
+    vec![closed, closing, race]
+}
+
+#[test]
+fn reglamento_perft_matches_the_naive_generator_and_the_table() {
+    let table = include_str!("../../../tests/data/perft/backgammon.reglamento.txt");
+    for v in readings().into_iter().filter(|v| v.enter == Enter::Open) {
+        let r = reading(v, true);
+        for s in perft_positions(&r) {
+            // tests/perft.rs checks the table's counts; these are its positions.
+            assert!(table.contains(&format!("position {}\n", r.to_position(&s))), "{}", r.to_position(&s));
+            let b = naive_from(&s.pos());
+            for depth in 1..=3 {
+                assert_eq!(r.perft(&s, depth), naive_perft_move(&b, (s.roll[0], s.roll[1]), v, depth), "{v:?} perft({depth}) at {}", r.to_position(&s));
+            }
+            // The same position to roll.
+            let mut t = s;
+            t.clear_dice();
+            t.phase = Phase::ToRoll;
+            for depth in 1..=2 {
+                assert_eq!(r.perft(&t, depth), naive_perft_roll(&b, v, depth), "{v:?} perft({depth}) at {}", r.to_position(&t));
+            }
+            if std::env::var("LUDOTECA_PRINT_PERFT").is_ok() {
+                eprintln!("{v:?} {} {:?}", r.to_position(&s), (1..=4).map(|d| r.perft(&s, d)).collect::<Vec<_>>());
+            }
+        }
+    }
+}
