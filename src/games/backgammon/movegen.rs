@@ -450,9 +450,9 @@ pub fn obligation_applies(v: Variant, obliged: bool) -> bool {
 }
 
 /// Whether `dice` more checker moves could leave every entry point of the
-/// opponent blocked (each move blocks at most one more point: a hit lands
-/// where the opponent's blot already blocked or did not block alike): the
-/// obligation can only matter then.
+/// opponent blocked: each move blocks at most one more point (the one it
+/// lands on; hitting a blot there only swaps which checker blocks it, or
+/// blocks a point that was open), so the obligation can only matter then.
 #[inline]
 fn may_shut_out(v: Variant, p: &Pos, dice: usize) -> bool {
     (1..=6).filter(|&q| !v.opponent_enters(p, q)).count() + dice >= 6
