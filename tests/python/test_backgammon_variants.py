@@ -1,6 +1,8 @@
 """Backgammon options ``reward`` (points, match, equity) and ``rules``
-(standard, the seed's reglamento) from Python: option errors, the equity
-rewards recomputed from ``ludoteca.met``, and position strings with the options."""
+(standard, the seed's reglamento, and the reglamento's readings ``bear_off``,
+``open_point``, ``enter_own_point``, ``bar_backgammon``) from Python: option
+errors, the equity rewards recomputed from ``ludoteca.met``, and position
+strings with the options."""
 
 import base64
 
@@ -15,7 +17,7 @@ from ludoteca.met import kazaross_xg2
 def test_defaults_are_the_standard_rules_paying_points() -> None:
     game = ludoteca.Game("backgammon")
     assert game.options["reward"] == "points" and game.options["rules"] == "standard"
-    assert game.version == 1
+    assert game.version == 2
 
 
 def test_bad_reward_and_rules_values_are_option_errors() -> None:
@@ -167,3 +169,67 @@ def test_match_files_refuse_beavers() -> None:
     start = game.state_from_string("4HPwAyCwZ/ABMA:UQkAAAAAAAAA")  # player 1 to roll, may redouble
     with pytest.raises(RecordError, match="beaver"):
         dumps_mat(start, ["double", "beaver"])
+
+
+READINGS = {"bear_off": ("at_least", "one_point"), "open_point": ("next_turn", "avoid_closing"), "enter_own_point": (True, False), "bar_backgammon": (True, False)}
+
+
+def test_reglamento_readings_default_to_the_natural_ones_and_are_listed() -> None:
+    game = ludoteca.Game("backgammon", rules="reglamento")
+    assert {k: game.options[k] for k in READINGS} == {k: v[0] for k, v in READINGS.items()}
+    listed = {o["name"]: o for o in ludoteca.game_info("backgammon")["options"]}
+    for name, values in READINGS.items():
+        assert listed[name]["default"] == values[0] and "reglamento" in listed[name]["doc"]
+        other = ludoteca.Game("backgammon", rules="reglamento", **{name: values[1]})
+        assert other.options[name] == values[1]
+
+
+@pytest.mark.parametrize("name", sorted(READINGS))
+def test_reglamento_readings_are_refused_with_the_standard_rules(name: str) -> None:
+    with pytest.raises(OptionError, match=f"{name}.*needs rules='reglamento'") as err:
+        ludoteca.Game("backgammon", **{name: READINGS[name][1]})
+    for value in READINGS[name]:
+        assert repr(value) in str(err.value) or str(value) in str(err.value)
+    # The defaults are accepted (and have no effect) with the standard rules.
+    assert ludoteca.Game("backgammon", **{name: READINGS[name][0]}).options["rules"] == "standard"
+    if isinstance(READINGS[name][0], str):
+        with pytest.raises(OptionError, match=name):
+            ludoteca.Game("backgammon", rules="reglamento", **{name: "exact"})
+
+
+def test_bear_off_reading_changes_the_legal_moves() -> None:
+    # Bear-off against bear-off, player 0 to play 4-2 (tests/data/perft/backgammon.reglamento.txt).
+    text = "mRsAAOZsAAAAAA:MAEqAAAAAAAA"
+    counts = {}
+    for reading in ("at_least", "one_point"):
+        s = ludoteca.Game("backgammon", rules="reglamento", bear_off=reading).state_from_string(text)
+        counts[reading] = len(s.legal_moves())
+    assert counts == {"at_least": 16, "one_point": 13}
+    assert len(ludoteca.Game("backgammon").state_from_string(text).legal_moves()) < 16
+
+
+def test_open_point_next_turn_marks_a_mid_turn_string() -> None:
+    # Player 1 on the bar against player 0's closed board; 6-5: after 13/7 only 6/1 is legal.
+    text = "g3PwANC2LYMBAA:MAE3AAAAAAAA"
+    for reading, mark in (("next_turn", True), ("avoid_closing", False)):
+        game = ludoteca.Game("backgammon", rules="reglamento", open_point=reading)
+        s = game.state_from_string(text)
+        assert sorted(s.legal_moves()) == ["13/7 6/1", "8/2 6/1"]
+        s.apply_action(13 * 6 + 6 - 1)  # 13/7: source * 6 + die - 1
+        assert s.to_string().endswith("+open") == mark
+        back = game.state_from_string(s.to_string())
+        assert back.legal_moves() == s.legal_moves() == ["6/1"]
+    with pytest.raises(ludoteca.errors.PositionError, match="open_point='next_turn'"):
+        ludoteca.Game("backgammon").state_from_string(text + ":6+open")
+
+
+def test_arena_and_search_agents_play_the_chosen_readings() -> None:
+    from ludoteca.arena import play_game
+
+    options = {"rules": "reglamento", "bear_off": "one_point", "enter_own_point": False, "bar_backgammon": False}
+    record = play_game("backgammon", ["expectimax:plies=0", "random"], seed=3, options=options)
+    assert record["termination"] == "rules" and record["result"] in ("1-0", "0-1")
+    assert all(record["options"][k] == v for k, v in options.items())
+    # The record replays under the same options.
+    game = ludoteca.Game("backgammon", **record["options"])
+    assert game.state_from_string(record["final"]).is_terminal()

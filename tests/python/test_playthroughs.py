@@ -31,6 +31,9 @@ OPTION_SETS = {
     "backgammon-cube-money-beavers": ("backgammon", {"cube": True, "match_length": 0, "beavers": True, "chance": "explicit"}),
     "backgammon-reglamento": ("backgammon", {"rules": "reglamento"}),
     "backgammon-reglamento-cube-explicit-match3": ("backgammon", {"rules": "reglamento", "cube": True, "match_length": 3, "chance": "explicit"}),
+    # Version 1's readings of the reglamento (the same game as the version 1 file of backgammon-reglamento).
+    "backgammon-reglamento-v1-readings": ("backgammon", {"rules": "reglamento", "bear_off": "one_point", "open_point": "avoid_closing"}),
+    "backgammon-reglamento-literal-entry-no-bar-backgammon": ("backgammon", {"rules": "reglamento", "enter_own_point": False, "bar_backgammon": False, "chance": "explicit"}),
     "backgammon-equity-cube-match5": ("backgammon", {"reward": "equity", "cube": True, "match_length": 5}),
 }
 

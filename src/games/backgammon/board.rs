@@ -32,6 +32,71 @@ pub const START: Side = {
     s
 };
 
+/// How a checker enters from the bar (option `enter_own_point` of the reglamento).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Enter {
+    /// The standard game: on a point with at most one opposing checker, hitting it.
+    Hit,
+    /// On a point without opposing checkers (its own may stand there).
+    Open,
+    /// On an empty point only ("casillas desocupadas" read literally).
+    Empty,
+}
+
+/// What bears off with all checkers home (option `bear_off` of the reglamento).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BearOff {
+    /// The standard game: the exact die, or a larger die from the highest point.
+    Standard,
+    /// The standard bear-off, and a checker on the 1-point with any die.
+    OnePoint,
+    /// Any die at least the checker's distance, whatever stands higher.
+    AtLeast,
+}
+
+/// Who must open a point for an opponent on the bar (option `open_point` of the reglamento).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OpenPoint {
+    /// The standard game: nobody.
+    Never,
+    /// No turn may end with the opponent shut out while another turn avoids it.
+    AvoidClosing,
+    /// A player who starts a turn with the opponent shut out must end it
+    /// with a point open to the opponent, when a turn does.
+    NextTurn,
+}
+
+/// The movement rules: the standard game's, or one reading of the seed's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    pub enter: Enter,
+    pub bear_off: BearOff,
+    pub open_point: OpenPoint,
+}
+
+impl Variant {
+    pub const STANDARD: Variant = Variant { enter: Enter::Hit, bear_off: BearOff::Standard, open_point: OpenPoint::Never };
+    /// The reglamento's defaults (docs: the seed's rule set).
+    pub const REGLAMENTO: Variant = Variant { enter: Enter::Open, bear_off: BearOff::AtLeast, open_point: OpenPoint::NextTurn };
+
+    /// Whether these are the seed's rules (`rules="reglamento"`).
+    #[inline]
+    pub fn reglamento(self) -> bool {
+        self.enter != Enter::Hit
+    }
+
+    /// Whether the opponent, on the bar, can enter on the mover's home point
+    /// `q` (1..=6) of `p` under these rules.
+    #[inline]
+    pub fn opponent_enters(self, p: &Pos, q: usize) -> bool {
+        match self.enter {
+            Enter::Hit => p.me[q] <= 1,
+            Enter::Open => p.me[q] == 0,
+            Enter::Empty => p.me[q] == 0 && p.opp[25 - q] == 0,
+        }
+    }
+}
+
 /// The position from the point of view of the player on roll.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pos {
@@ -93,28 +158,34 @@ impl Pos {
     /// [`Pos::highest`] of this position (standard rules).
     #[inline]
     pub fn can_move(&self, s: usize, d: usize, hi: usize) -> bool {
-        self.can_move_in::<false>(s, d, hi)
+        self.can_move_in::<false>(Variant::STANDARD, s, d, hi)
     }
 
     /// [`Pos::can_move`] under the standard rules (`REG` false) or the seed's
-    /// `rules="reglamento"` (`REG` true): a checker enters from the bar only
-    /// on a point without opposing checkers, and a checker on the 1-point
-    /// bears off with any die.
+    /// `rules="reglamento"` (`REG` true) read as `v` says: how a checker
+    /// enters from the bar ([`Enter`]) and what bears off ([`BearOff`]).
     #[inline]
-    pub fn can_move_in<const REG: bool>(&self, s: usize, d: usize, hi: usize) -> bool {
+    pub fn can_move_in<const REG: bool>(&self, v: Variant, s: usize, d: usize, hi: usize) -> bool {
         if self.me[s] == 0 || (hi == BAR && s != BAR) {
             return false;
         }
         if s > d {
             let there = self.opp[25 - (s - d)];
             if REG && s == BAR {
-                return there == 0;
+                return there == 0 && (v.enter == Enter::Open || self.me[s - d] == 0);
             }
             // A point is open unless it holds two or more opposing checkers.
             return there <= 1;
         }
         // Bearing off: all checkers home; exact die, or a larger die from the highest point.
-        hi <= 6 && (s == d || s == hi || (REG && s == 1))
+        hi <= 6
+            && (s == d
+                || s == hi
+                || REG && match v.bear_off {
+                    BearOff::AtLeast => true,
+                    BearOff::OnePoint => s == 1,
+                    BearOff::Standard => false,
+                })
     }
 
     /// Plays a move known to be legal, hitting a blot where it lands.

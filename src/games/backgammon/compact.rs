@@ -9,7 +9,7 @@
 //! moves with the same net change but different results (one hits on the
 //! way, the other does not) make the text ambiguous, and the error names both.
 
-use super::board::{CheckerMove, BAR};
+use super::board::{CheckerMove, Variant, BAR};
 use super::movegen::for_each_complete_in;
 use super::notation;
 use super::state::State;
@@ -59,13 +59,13 @@ fn point(text: &str) -> Option<u8> {
 /// move in the strict notation, or strict-looking and matching nothing (the
 /// strict parser's error says more, e.g. how many dice the roll plays). An
 /// error when it is a compact move that is not legal or is ambiguous.
-pub fn resolve(s: &State, text: &str, reglamento: bool) -> Result<Option<Vec<Action>>> {
+pub fn resolve(s: &State, text: &str, v: Variant) -> Result<Option<Vec<Action>>> {
     let Some(want) = parse(text) else { return Ok(None) };
     let strict = notation::parse_move(text).ok();
     let mut strict_legal = false;
     let mut found: Vec<(super::board::Pos, Vec<CheckerMove>)> = Vec::new();
     let mut legal: Vec<String> = Vec::new();
-    for_each_complete_in(reglamento, &s.pos(), s.left(), &mut |end, moves| {
+    for_each_complete_in(v, s.obliged, &s.pos(), s.left(), &mut |end, moves| {
         if let Some(tokens) = &strict {
             let mut mine: Vec<_> = moves.iter().map(|&m| notation::token(m)).collect();
             mine.sort_unstable();

@@ -5,7 +5,8 @@
 //! * Small bear-offs (each side at most [`EXACT_CHECKERS`] checkers, all
 //!   home): exact winning chances from a two-sided table computed here by
 //!   dynamic programming over the 21 rolls with the engine's own move
-//!   generator.
+//!   generator, one table per bear-off rule (the standard game's, and the
+//!   reglamento's readings of option `bear_off`).
 //! * Other races: a normal approximation of the number of rolls each side
 //!   needs (renewal theory: one roll moves 49/6 pips on average with variance
 //!   665/36), applied to Keith-adjusted pip counts (Tom Keith, "The Keith
@@ -17,8 +18,8 @@
 //!   in pips (made home and outfield points, primes, hittable blots, checkers
 //!   on the bar), documented at [`CONTACT`].
 
-use super::board::{Pos, Side, BAR, CHECKERS, OFF};
-use super::movegen::distinct_ends;
+use super::board::{BearOff, Pos, Side, Variant, BAR, CHECKERS, OFF};
+use super::movegen::distinct_ends_in;
 use super::state::{Phase, State};
 use crate::core::Player;
 use std::sync::LazyLock;
@@ -53,10 +54,16 @@ pub const DOUBLE_POINT: f64 = 0.70;
 /// dead-cube take point: taking loses 2 cubes instead of 1 when behind).
 pub const TAKE_POINT: f64 = 0.25;
 
+/// The equity of `s` for `player` under the standard bear-off ([`heuristic_in`]).
+pub fn heuristic(s: &State, player: Player) -> f32 {
+    heuristic_in(s, player, BearOff::Standard)
+}
+
 /// The equity of `s` for `player`: the on-roll equity of the player whose
 /// turn it is, negated for the other; a finished game is worth its points;
 /// between two games of a match, the score lead over the match length.
-pub fn heuristic(s: &State, player: Player) -> f32 {
+/// Small bear-offs are exact under the bear-off rule `bear_off`.
+pub fn heuristic_in(s: &State, player: Player, bear_off: BearOff) -> f32 {
     match s.phase {
         Phase::Over => {
             let winner = s.turn.other();
@@ -76,7 +83,7 @@ pub fn heuristic(s: &State, player: Player) -> f32 {
             // chance is above 1 - TAKE_POINT, else takes (the doubled cube); a
             // double below DOUBLE_POINT is valued one cube worse than rolling,
             // so that the agents keep the cube there.
-            let p = on_roll_wins(&s.pos());
+            let p = on_roll_wins_in(&s.pos(), bear_off);
             let cube = s.cube_value() as f64;
             let e = 2.0 * p - 1.0;
             let v = if p > 1.0 - TAKE_POINT {
@@ -94,7 +101,7 @@ pub fn heuristic(s: &State, player: Player) -> f32 {
         }
         Phase::ToRoll | Phase::Move | Phase::Cube => {
             // In points: the cubeless equity times the cube (1 without the cube option).
-            let v = (on_roll_equity(&s.pos()) * s.cube_value() as f64) as f32;
+            let v = ((2.0 * on_roll_wins_in(&s.pos(), bear_off) - 1.0) * s.cube_value() as f64) as f32;
             if player == s.turn {
                 v
             } else {
@@ -109,8 +116,15 @@ pub fn on_roll_equity(p: &Pos) -> f64 {
     2.0 * on_roll_wins(p) - 1.0
 }
 
-/// Winning chances of the player on roll.
+/// Winning chances of the player on roll (standard bear-off).
 pub fn on_roll_wins(p: &Pos) -> f64 {
+    on_roll_wins_in(p, BearOff::Standard)
+}
+
+/// Winning chances of the player on roll, small bear-offs exact under the
+/// rule `bear_off`. Larger races use the Keith count for every rule: a
+/// freer bear-off only adds choices to a roll, it moves no more pips.
+pub fn on_roll_wins_in(p: &Pos, bear_off: BearOff) -> f64 {
     let (hi_me, hi_opp) = (highest(&p.me), highest(&p.opp));
     if hi_me == 0 {
         return 1.0;
@@ -122,7 +136,12 @@ pub fn on_roll_wins(p: &Pos) -> f64 {
     // checker has passed theirs.
     if hi_me + hi_opp <= 25 {
         if hi_me <= 6 && hi_opp <= 6 && in_play(&p.me) <= EXACT_CHECKERS && in_play(&p.opp) <= EXACT_CHECKERS {
-            return EXACT.wins(&p.me, &p.opp);
+            let table = match bear_off {
+                BearOff::Standard => &EXACT,
+                BearOff::OnePoint => &EXACT_ONE_POINT,
+                BearOff::AtLeast => &EXACT_AT_LEAST,
+            };
+            return table.wins(&p.me, &p.opp);
         }
         return race_wins(keith(&p.me), keith(&p.opp));
     }
@@ -203,7 +222,11 @@ struct Exact {
     wins: Vec<f64>,
 }
 
-static EXACT: LazyLock<Exact> = LazyLock::new(Exact::build);
+static EXACT: LazyLock<Exact> = LazyLock::new(|| Exact::build(Variant::STANDARD));
+static EXACT_ONE_POINT: LazyLock<Exact> =
+    LazyLock::new(|| Exact::build(Variant { bear_off: BearOff::OnePoint, ..Variant::REGLAMENTO }));
+static EXACT_AT_LEAST: LazyLock<Exact> =
+    LazyLock::new(|| Exact::build(Variant { bear_off: BearOff::AtLeast, ..Variant::REGLAMENTO }));
 
 impl Exact {
     fn key(c: &[u8; 6]) -> usize {
@@ -217,7 +240,8 @@ impl Exact {
         s
     }
 
-    fn build() -> Exact {
+    /// The table under the movement rules `v` (in a bear-off only the bear-off rule matters).
+    fn build(v: Variant) -> Exact {
         let mut sides = Vec::new();
         for k in 0..4096usize {
             let c: [u8; 6] = std::array::from_fn(|i| (k >> (2 * i) & 3) as u8);
@@ -246,7 +270,7 @@ impl Exact {
                 let mut total = 0.0;
                 for (hi, lo, prob) in rolls() {
                     let dice: &[u8] = if hi == lo { &[hi; 4] } else { &[hi, lo] };
-                    distinct_ends(&Pos { me, opp: [0; 26] }, dice, &mut buf);
+                    distinct_ends_in(v, false, &Pos { me, opp: [0; 26] }, dice, &mut buf);
                     let best = buf
                         .iter()
                         .map(|end| {

@@ -33,8 +33,8 @@ use crate::error::{GameError, Result};
 use crate::game::{GameSpec, LegalOut, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
 use crate::dynamic::{build_with, GameEntry};
-use board::{in_play, CheckerMove, CHECKERS, OFF};
-use movegen::{distinct_ends_in, distinct_moves_in, for_each_complete_in, legal_mask_in, mask_has, mask_is_empty};
+use board::{in_play, BearOff, CheckerMove, Enter, OpenPoint, Variant, CHECKERS, OFF};
+use movegen::{distinct_ends_in, distinct_moves_in, for_each_complete_in, mask_has, mask_is_empty};
 use std::sync::Arc;
 
 pub use board::NUM_ACTIONS;
@@ -78,7 +78,27 @@ const OPTIONS: &[OptSpec] = &[
     OptSpec {
         name: "rules",
         kind: OptKind::Choice(&["standard", "reglamento"]),
-        doc: "standard: as GNU Backgammon; reglamento: the seed's rule set (opening roll only picks the starter, entry only on points without opposing checkers, the opponent obliged to open a point, the 1-point bears off with any die)",
+        doc: "standard: as GNU Backgammon; reglamento: the seed's rule set (opening roll only picks the starter, entry only on points without opposing checkers, the opponent obliged to open a point, bearing off without the exact number), read as the next four options say",
+    },
+    OptSpec {
+        name: "bear_off",
+        kind: OptKind::Choice(&["at_least", "one_point"]),
+        doc: "rules='reglamento' only: at_least: with all checkers home, any die at least a checker's distance bears it off, whatever stands higher; one_point: the standard bear-off, and a checker on the 1-point with any die",
+    },
+    OptSpec {
+        name: "open_point",
+        kind: OptKind::Choice(&["next_turn", "avoid_closing"]),
+        doc: "rules='reglamento' only: next_turn: a player who starts a turn with the opponent on the bar and no entry point open to it must end the turn with one open, when a legal turn does; avoid_closing: no turn may end with the opponent so shut out while another legal turn avoids it",
+    },
+    OptSpec {
+        name: "enter_own_point",
+        kind: OptKind::Bool(true),
+        doc: "rules='reglamento' only: a checker may enter from the bar on a point its own side holds (False: on empty points only)",
+    },
+    OptSpec {
+        name: "bar_backgammon",
+        kind: OptKind::Bool(true),
+        doc: "rules='reglamento' only: a loser's checker on the bar counts for a backgammon (False: only checkers in the winner's home board)",
     },
     OptSpec {
         name: "reward",
@@ -92,10 +112,13 @@ const OPTIONS: &[OptSpec] = &[
     },
 ];
 
+/// The options that choose a reading of one of the reglamento's sentences.
+const READINGS: [&str; 4] = ["bear_off", "open_point", "enter_own_point", "bar_backgammon"];
+
 pub static ENTRY: GameEntry = GameEntry {
     id: "backgammon",
     family: "backgammon",
-    version: 1,
+    version: 2,
     summary: "Backgammon as GNU Backgammon plays it, single games or matches, optional doubling cube",
     max_turns: 10_000,
     offers: false,
@@ -133,10 +156,33 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
             let met_length = met::kazaross_xg2().length;
             return Err(bad("reward", &format!("'equity' uses the Kazaross-XG2 table, which covers matches up to {met_length} points; got match_length={n}")));
         }
-        Ok(Backgammon::new(n, o.str("chance") == "explicit")
+        let reglamento = o.str("rules") == "reglamento";
+        let variant = Variant {
+            enter: if o.bool("enter_own_point") { Enter::Open } else { Enter::Empty },
+            bear_off: if o.str("bear_off") == "one_point" { BearOff::OnePoint } else { BearOff::AtLeast },
+            open_point: if o.str("open_point") == "avoid_closing" { OpenPoint::AvoidClosing } else { OpenPoint::NextTurn },
+        };
+        if !reglamento {
+            // The readings of the seed's sentences have no meaning in GNU
+            // Backgammon's game: only their defaults are accepted there.
+            for spec in OPTIONS.iter().filter(|s| READINGS.contains(&s.name)) {
+                if o.get(spec.name) != Some(&spec.default_value()) {
+                    let values = match spec.kind {
+                        OptKind::Choice(words) => words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(", "),
+                        _ => "True, False".to_string(),
+                    };
+                    return Err(bad(
+                        spec.name,
+                        &format!("a reading of the seed's rule set ({values}): it needs rules='reglamento'; got {}", o.get(spec.name).expect("declared")),
+                    ));
+                }
+            }
+        }
+        let rules = Backgammon::new(n, o.str("chance") == "explicit")
             .with_cube(cube, jacoby)
             .with_beavers(beavers)
-            .with_variant(o.str("rules") == "reglamento", reward))
+            .with_variant(reglamento, reward);
+        Ok(if reglamento { rules.with_readings(variant, o.bool("bar_backgammon")) } else { rules })
     })
 }
 
@@ -245,7 +291,7 @@ impl Rules for Backgammon {
                 if p.me[OFF] == CHECKERS {
                     self.end_game(s);
                 } else {
-                    s.mask = legal_mask_in(self.reglamento, &p, s.left());
+                    s.mask = self.mask_of(s);
                     if !mask_is_empty(&s.mask) {
                         return Applied::MidTurn;
                     }
@@ -366,7 +412,7 @@ impl Rules for Backgammon {
         if s.phase != Phase::Move {
             return Vec::new();
         }
-        distinct_moves_in(self.reglamento, &s.pos(), s.left())
+        distinct_moves_in(self.variant, s.obliged, &s.pos(), s.left())
             .into_iter()
             .map(|(end, moves)| Turn {
                 actions: moves.iter().map(|m| m.action()).collect(),
@@ -381,7 +427,7 @@ impl Rules for Backgammon {
             out.extend(self.turns(s).into_iter().map(|t| t.state));
         } else if s.phase == Phase::Move {
             let mut ends = Vec::new();
-            distinct_ends_in(self.reglamento, &s.pos(), s.left(), &mut ends);
+            distinct_ends_in(self.variant, s.obliged, &s.pos(), s.left(), &mut ends);
             out.extend(ends.iter().map(|end| self.after_move(s, end)));
         }
     }
@@ -397,7 +443,7 @@ impl Rules for Backgammon {
     }
 
     fn heuristic(&self, s: &State, player: Player) -> f32 {
-        eval::heuristic(s, player)
+        eval::heuristic_in(s, player, self.variant.bear_off)
     }
 
     fn explicit_chance(&self) -> Option<Backgammon> {
@@ -405,7 +451,8 @@ impl Rules for Backgammon {
             Backgammon::new(self.match_length, true)
                 .with_cube(self.cube, self.jacoby)
                 .with_beavers(self.beavers)
-                .with_variant(self.reglamento, self.reward),
+                .with_variant(self.reglamento, self.reward)
+                .with_readings(self.variant, self.bar_backgammon),
         )
     }
 
@@ -433,7 +480,7 @@ impl Rules for Backgammon {
         if s.phase != Phase::Move {
             return Err(self.phase_error(s, text));
         }
-        if let Some(actions) = compact::resolve(s, text, self.reglamento)? {
+        if let Some(actions) = compact::resolve(s, text, self.variant)? {
             return Ok(actions);
         }
         let tokens = notation::parse_move(text).map_err(|m| GameError::bad_move(text, m))?;
@@ -446,7 +493,7 @@ impl Rules for Backgammon {
         }
         let mut found = None;
         let mut length = 0;
-        for_each_complete_in(self.reglamento, &s.pos(), s.left(), &mut |_, moves| {
+        for_each_complete_in(self.variant, s.obliged, &s.pos(), s.left(), &mut |_, moves| {
             length = moves.len();
             if found.is_none() && moves.len() == tokens.len() {
                 let mut mine: Vec<_> = moves.iter().map(|&m| notation::token(m)).collect();

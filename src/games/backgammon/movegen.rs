@@ -11,7 +11,7 @@
 //! remove the highest checker), so searches over doubles only try
 //! non-increasing sources; the end positions are the same.
 
-use super::board::{CheckerMove, Pos, BAR};
+use super::board::{CheckerMove, OpenPoint, Pos, Variant, BAR};
 
 /// The 150 action bits of one decision (`source*6 + die-1`).
 pub type Mask = [u64; 3];
@@ -33,7 +33,7 @@ pub fn mask_is_empty(mask: &Mask) -> bool {
 
 /// The most of `n` dice showing `d` that can be played using sources `<= max_src`
 /// in non-increasing order; stops searching once all `n` are found.
-fn max_doubles<const REG: bool>(p: &Pos, d: usize, n: u32, max_src: usize) -> u32 {
+fn max_doubles<const REG: bool>(v: Variant, p: &Pos, d: usize, n: u32, max_src: usize) -> u32 {
     if !REG {
         return max_doubles_in(p, Sets::of(p), d, n, max_src);
     }
@@ -44,10 +44,10 @@ fn max_doubles<const REG: bool>(p: &Pos, d: usize, n: u32, max_src: usize) -> u3
     let mut best = 0;
     let mut s = max_src.min(hi);
     while s >= 1 {
-        if p.can_move_in::<REG>(s, d, hi) {
+        if p.can_move_in::<REG>(v, s, d, hi) {
             let mut q = *p;
             q.play(s, d);
-            let r = 1 + max_doubles::<REG>(&q, d, n - 1, s);
+            let r = 1 + max_doubles::<REG>(v, &q, d, n - 1, s);
             if r > best {
                 best = r;
                 if best == n {
@@ -147,17 +147,17 @@ impl Sets {
 
 /// Whether any checker can move by `d`.
 #[inline]
-fn any_move<const REG: bool>(p: &Pos, d: usize) -> bool {
+fn any_move<const REG: bool>(v: Variant, p: &Pos, d: usize) -> bool {
     let hi = p.highest();
-    (1..=hi).any(|s| p.can_move_in::<REG>(s, d, hi))
+    (1..=hi).any(|s| p.can_move_in::<REG>(v, s, d, hi))
 }
 
 /// Whether both dice `a` then `b` can be played starting with a checker from `s`.
 #[inline]
-fn two_from<const REG: bool>(p: &Pos, s: usize, a: usize, b: usize) -> bool {
+fn two_from<const REG: bool>(v: Variant, p: &Pos, s: usize, a: usize, b: usize) -> bool {
     let mut q = *p;
     q.play(s, a);
-    any_move::<REG>(&q, b)
+    any_move::<REG>(v, &q, b)
 }
 
 /// The legal checker moves at a decision with dice `left` still to play
@@ -166,12 +166,12 @@ fn two_from<const REG: bool>(p: &Pos, s: usize, a: usize, b: usize) -> bool {
 /// Standard rules; [`legal_mask_in`] for a choice of rules.
 #[inline]
 pub fn legal_mask(p: &Pos, left: &[u8]) -> Mask {
-    legal_mask_g::<false>(p, left)
+    legal_mask_g::<false>(Variant::STANDARD, p, left)
 }
 
 /// [`legal_mask`] under the standard rules or (`REG`) the reglamento's
 /// movement rules, before its obligation to open a point.
-fn legal_mask_g<const REG: bool>(p: &Pos, left: &[u8]) -> Mask {
+fn legal_mask_g<const REG: bool>(v: Variant, p: &Pos, left: &[u8]) -> Mask {
     if !REG {
         return legal_mask_std(p, left);
     }
@@ -183,7 +183,7 @@ fn legal_mask_g<const REG: bool>(p: &Pos, left: &[u8]) -> Mask {
         [d] => {
             let d = d as usize;
             for s in 1..=hi {
-                if p.can_move_in::<REG>(s, d, hi) {
+                if p.can_move_in::<REG>(v, s, d, hi) {
                     mask_set(&mut mask, bit(s, d));
                 }
             }
@@ -192,11 +192,11 @@ fn legal_mask_g<const REG: bool>(p: &Pos, left: &[u8]) -> Mask {
             let (a, b) = (a as usize, b as usize);
             let mut both = false;
             for s in 1..=hi {
-                if p.can_move_in::<REG>(s, a, hi) && two_from::<REG>(p, s, a, b) {
+                if p.can_move_in::<REG>(v, s, a, hi) && two_from::<REG>(v, p, s, a, b) {
                     mask_set(&mut mask, bit(s, a));
                     both = true;
                 }
-                if p.can_move_in::<REG>(s, b, hi) && two_from::<REG>(p, s, b, a) {
+                if p.can_move_in::<REG>(v, s, b, hi) && two_from::<REG>(v, p, s, b, a) {
                     mask_set(&mut mask, bit(s, b));
                     both = true;
                 }
@@ -205,7 +205,7 @@ fn legal_mask_g<const REG: bool>(p: &Pos, left: &[u8]) -> Mask {
                 // Only one die can be used: the larger if it can (spec: moves).
                 for d in [a, b] {
                     for s in 1..=hi {
-                        if p.can_move_in::<REG>(s, d, hi) {
+                        if p.can_move_in::<REG>(v, s, d, hi) {
                             mask_set(&mut mask, bit(s, d));
                         }
                     }
@@ -218,15 +218,15 @@ fn legal_mask_g<const REG: bool>(p: &Pos, left: &[u8]) -> Mask {
         _ => {
             let d = left[0] as usize;
             let n = left.len() as u32;
-            let most = max_doubles::<REG>(p, d, n, BAR);
+            let most = max_doubles::<REG>(v, p, d, n, BAR);
             if most == 0 {
                 return mask;
             }
             for s in 1..=hi {
-                if p.can_move_in::<REG>(s, d, hi) {
+                if p.can_move_in::<REG>(v, s, d, hi) {
                     let mut q = *p;
                     q.play(s, d);
-                    if most == 1 || max_doubles::<REG>(&q, d, most - 1, BAR) == most - 1 {
+                    if most == 1 || max_doubles::<REG>(v, &q, d, most - 1, BAR) == most - 1 {
                         mask_set(&mut mask, bit(s, d));
                     }
                 }
@@ -299,10 +299,10 @@ fn legal_mask_std(p: &Pos, left: &[u8]) -> Mask {
 /// for a choice of rules.
 #[inline]
 pub fn for_each_complete(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
-    for_each_complete_g::<false>(p, left, f)
+    for_each_complete_g::<false>(Variant::STANDARD, p, left, f)
 }
 
-fn for_each_complete_g<const REG: bool>(p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
+fn for_each_complete_g<const REG: bool>(v: Variant, p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
     let mut path = [CheckerMove { from: 0, die: 0 }; 4];
     match *left {
         [] => {}
@@ -312,7 +312,7 @@ fn for_each_complete_g<const REG: bool>(p: &Pos, left: &[u8], f: &mut impl FnMut
             let hi = p.highest();
             for (x, y) in [(a, b), (b, a)] {
                 for s in (1..=hi).rev() {
-                    if !p.can_move_in::<REG>(s, x, hi) {
+                    if !p.can_move_in::<REG>(v, s, x, hi) {
                         continue;
                     }
                     let mut q = *p;
@@ -320,7 +320,7 @@ fn for_each_complete_g<const REG: bool>(p: &Pos, left: &[u8], f: &mut impl FnMut
                     path[0] = CheckerMove { from: s as u8, die: x as u8 };
                     let hq = q.highest();
                     for t in (1..=hq).rev() {
-                        if q.can_move_in::<REG>(t, y, hq) {
+                        if q.can_move_in::<REG>(v, t, y, hq) {
                             let mut r = q;
                             r.play(t, y);
                             path[1] = CheckerMove { from: t as u8, die: y as u8 };
@@ -334,7 +334,7 @@ fn for_each_complete_g<const REG: bool>(p: &Pos, left: &[u8], f: &mut impl FnMut
                 for d in [a, b] {
                     let mut any = false;
                     for s in (1..=hi).rev() {
-                        if p.can_move_in::<REG>(s, d, hi) {
+                        if p.can_move_in::<REG>(v, s, d, hi) {
                             let mut q = *p;
                             q.play(s, d);
                             path[0] = CheckerMove { from: s as u8, die: d as u8 };
@@ -351,15 +351,16 @@ fn for_each_complete_g<const REG: bool>(p: &Pos, left: &[u8], f: &mut impl FnMut
         _ => {
             // One die left, or doubles: sources non-increasing (see module doc).
             let d = left[0] as usize;
-            let most = max_doubles::<REG>(p, d, left.len() as u32, BAR);
+            let most = max_doubles::<REG>(v, p, d, left.len() as u32, BAR);
             if most > 0 {
-                doubles_paths::<REG>(p, d, most as usize, BAR, &mut path, 0, f);
+                doubles_paths::<REG>(v, p, d, most as usize, BAR, &mut path, 0, f);
             }
         }
     }
 }
 
 fn doubles_paths<const REG: bool>(
+    v: Variant,
     p: &Pos,
     d: usize,
     len: usize,
@@ -375,13 +376,13 @@ fn doubles_paths<const REG: bool>(
     let hi = p.highest();
     let mut s = max_src.min(hi);
     while s >= 1 {
-        if p.can_move_in::<REG>(s, d, hi) {
+        if p.can_move_in::<REG>(v, s, d, hi) {
             let mut q = *p;
             q.play(s, d);
             path[k] = CheckerMove { from: s as u8, die: d as u8 };
             // Only continue along paths that can still reach the full length.
-            if len - k - 1 == 0 || max_doubles::<REG>(&q, d, (len - k - 1) as u32, s) == (len - k - 1) as u32 {
-                doubles_paths::<REG>(&q, d, len, s, path, k + 1, f);
+            if len - k - 1 == 0 || max_doubles::<REG>(v, &q, d, (len - k - 1) as u32, s) == (len - k - 1) as u32 {
+                doubles_paths::<REG>(v, &q, d, len, s, path, k + 1, f);
             }
         }
         s -= 1;
@@ -391,14 +392,15 @@ fn doubles_paths<const REG: bool>(
 /// The distinct end positions of the legal complete moves, with one
 /// representative sequence each, in order of discovery.
 pub fn distinct_moves(p: &Pos, left: &[u8]) -> Vec<(Pos, Vec<CheckerMove>)> {
-    distinct_moves_in(false, p, left)
+    distinct_moves_in(Variant::STANDARD, false, p, left)
 }
 
-/// [`distinct_moves`] under the standard rules or (`reglamento`) the seed's.
-pub fn distinct_moves_in(reglamento: bool, p: &Pos, left: &[u8]) -> Vec<(Pos, Vec<CheckerMove>)> {
+/// [`distinct_moves`] under the rules `v`; `obliged`: the turn began with
+/// the opponent shut out (see [`for_each_complete_in`]).
+pub fn distinct_moves_in(v: Variant, obliged: bool, p: &Pos, left: &[u8]) -> Vec<(Pos, Vec<CheckerMove>)> {
     let mut out: Vec<(Pos, Vec<CheckerMove>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for_each_complete_in(reglamento, p, left, &mut |end, moves| {
+    for_each_complete_in(v, obliged, p, left, &mut |end, moves| {
         if seen.insert(*end) {
             out.push((*end, moves.to_vec()));
         }
@@ -408,70 +410,90 @@ pub fn distinct_moves_in(reglamento: bool, p: &Pos, left: &[u8]) -> Vec<(Pos, Ve
 
 /// The distinct end positions only, sorted (for perft).
 pub fn distinct_ends(p: &Pos, left: &[u8], buf: &mut Vec<Pos>) {
-    distinct_ends_in(false, p, left, buf)
+    distinct_ends_in(Variant::STANDARD, false, p, left, buf)
 }
 
-/// [`distinct_ends`] under the standard rules or (`reglamento`) the seed's.
-pub fn distinct_ends_in(reglamento: bool, p: &Pos, left: &[u8], buf: &mut Vec<Pos>) {
+/// [`distinct_ends`] under the rules `v` (see [`distinct_moves_in`]).
+pub fn distinct_ends_in(v: Variant, obliged: bool, p: &Pos, left: &[u8], buf: &mut Vec<Pos>) {
     buf.clear();
-    for_each_complete_in(reglamento, p, left, &mut |end, _| buf.push(*end));
+    for_each_complete_in(v, obliged, p, left, &mut |end, _| buf.push(*end));
     buf.sort_unstable();
     buf.dedup();
 }
 
 // The seed's rule set (`rules="reglamento"`): the movement rules of
 // `Pos::can_move_in::<true>`, and the obligation to open a point (docs:
-// "Decision (obliged to open a point)"): a turn may not end with the
-// opponent on the bar and every point of the mover's home board (the
-// opponent's entry points) holding a checker of the mover, when some other
-// legal turn of the same roll avoids it.
+// "Decision (obliged to open a point)"), in one of two readings:
+// `AvoidClosing`, no turn may end with the opponent shut out (on the bar,
+// no entry point open to it) when some other legal turn of the same roll
+// avoids it; `NextTurn`, only a turn that began with the opponent shut out
+// (`obliged`, kept in the state for the whole turn) must end with a point
+// open to it, when some legal turn does.
 
 /// Whether the turn ending at `end` leaves the opponent on the bar without a
-/// point to enter (every home point of the mover taken).
+/// point to enter under the rules `v`.
 #[inline]
-pub fn shuts_out(end: &Pos) -> bool {
-    end.opp[BAR] > 0 && end.me[1..=6].iter().all(|&n| n > 0)
+pub fn shuts_out(v: Variant, end: &Pos) -> bool {
+    end.opp[BAR] > 0 && (1..=6).all(|q| !v.opponent_enters(end, q))
 }
 
-/// Whether `dice` more checker moves could leave every home point taken
-/// (each move takes at most one more point): the obligation can only matter then.
+/// Whether the obligation to open a point constrains a turn under `v`:
+/// always (`AvoidClosing`), or when the turn began with the opponent shut
+/// out (`NextTurn`, `obliged`).
 #[inline]
-fn may_shut_out(p: &Pos, dice: usize) -> bool {
-    p.me[1..=6].iter().filter(|&&n| n > 0).count() + dice >= 6
+pub fn obligation_applies(v: Variant, obliged: bool) -> bool {
+    match v.open_point {
+        OpenPoint::Never => false,
+        OpenPoint::AvoidClosing => true,
+        OpenPoint::NextTurn => obliged,
+    }
+}
+
+/// Whether `dice` more checker moves could leave every entry point of the
+/// opponent blocked: each move blocks at most one more point (the one it
+/// lands on; hitting a blot there only swaps which checker blocks it, or
+/// blocks a point that was open), so the obligation can only matter then.
+#[inline]
+fn may_shut_out(v: Variant, p: &Pos, dice: usize) -> bool {
+    (1..=6).filter(|&q| !v.opponent_enters(p, q)).count() + dice >= 6
 }
 
 /// Whether some legal rest of the turn from `p` with `left` ends without
 /// shutting the opponent out (`p` itself when nothing more can be played).
-fn rest_avoids_shut_out(p: &Pos, left: &[u8]) -> bool {
+fn rest_avoids_shut_out(v: Variant, p: &Pos, left: &[u8]) -> bool {
     let mut any_end = false;
     let mut avoids = false;
-    for_each_complete_g::<true>(p, left, &mut |end, _| {
+    for_each_complete_g::<true>(v, p, left, &mut |end, _| {
         any_end = true;
-        avoids |= !shuts_out(end);
+        avoids |= !shuts_out(v, end);
     });
     if any_end {
         avoids
     } else {
-        !shuts_out(p)
+        !shuts_out(v, p)
     }
 }
 
-/// [`legal_mask`] under the standard rules or (`reglamento`) the seed's,
-/// its obligation to open a point included.
+/// [`legal_mask`] under the rules `v`, the obligation to open a point
+/// included (`obliged`: see [`for_each_complete_in`]).
 #[inline]
-pub fn legal_mask_in(reglamento: bool, p: &Pos, left: &[u8]) -> Mask {
-    if reglamento {
-        reglamento_mask(p, left)
+pub fn legal_mask_in(v: Variant, obliged: bool, p: &Pos, left: &[u8]) -> Mask {
+    if v.reglamento() {
+        reglamento_mask(v, obliged, p, left)
     } else {
-        legal_mask_g::<false>(p, left)
+        legal_mask_g::<false>(v, p, left)
     }
 }
 
 /// The reglamento's mask, kept out of line so the standard path stays a direct call.
 #[inline(never)]
-fn reglamento_mask(p: &Pos, left: &[u8]) -> Mask {
-    let mask = legal_mask_g::<true>(p, left);
-    if mask_is_empty(&mask) || !may_shut_out(p, left.len()) || !rest_avoids_shut_out(p, left) {
+fn reglamento_mask(v: Variant, obliged: bool, p: &Pos, left: &[u8]) -> Mask {
+    let mask = legal_mask_g::<true>(v, p, left);
+    if mask_is_empty(&mask)
+        || !obligation_applies(v, obliged)
+        || !may_shut_out(v, p, left.len())
+        || !rest_avoids_shut_out(v, p, left)
+    {
         return mask;
     }
     // Some turn avoids shutting the opponent out: only the first moves of such turns.
@@ -487,28 +509,30 @@ fn reglamento_mask(p: &Pos, left: &[u8]) -> Mask {
         let mut rest = [0u8; 4];
         rest[..k].copy_from_slice(&left[..k]);
         rest[k..left.len() - 1].copy_from_slice(&left[k + 1..]);
-        if rest_avoids_shut_out(&q, &rest[..left.len() - 1]) {
+        if rest_avoids_shut_out(v, &q, &rest[..left.len() - 1]) {
             mask_set(&mut out, i);
         }
     }
     out
 }
 
-/// [`for_each_complete`] under the standard rules or (`reglamento`) the
-/// seed's, its obligation to open a point included.
+/// [`for_each_complete`] under the rules `v`, the obligation to open a
+/// point included. `obliged` (read only by `OpenPoint::NextTurn`): the turn
+/// began with the opponent shut out; mid-turn the caller passes the flag of
+/// the turn's start, which the position alone no longer shows.
 #[inline]
-pub fn for_each_complete_in(reglamento: bool, p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
-    if !reglamento {
+pub fn for_each_complete_in(v: Variant, obliged: bool, p: &Pos, left: &[u8], f: &mut impl FnMut(&Pos, &[CheckerMove])) {
+    if !v.reglamento() {
         return for_each_complete(p, left, f);
     }
-    if !may_shut_out(p, left.len()) {
-        return for_each_complete_g::<true>(p, left, f);
+    if !obligation_applies(v, obliged) || !may_shut_out(v, p, left.len()) {
+        return for_each_complete_g::<true>(v, p, left, f);
     }
     let mut all: Vec<(Pos, Vec<CheckerMove>)> = Vec::new();
-    for_each_complete_g::<true>(p, left, &mut |end, moves| all.push((*end, moves.to_vec())));
-    let avoid = all.iter().any(|(end, _)| !shuts_out(end));
+    for_each_complete_g::<true>(v, p, left, &mut |end, moves| all.push((*end, moves.to_vec())));
+    let avoid = all.iter().any(|(end, _)| !shuts_out(v, end));
     for (end, moves) in &all {
-        if !avoid || !shuts_out(end) {
+        if !avoid || !shuts_out(v, end) {
             f(end, moves);
         }
     }

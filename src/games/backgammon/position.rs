@@ -21,8 +21,8 @@
 //!
 //! Without option `cube` the cube fields must read cube 1 centred, no double.
 
-use super::board::{Side, BAR, CHECKERS, OFF, START};
-use super::movegen::{legal_mask_in, mask_is_empty};
+use super::board::{OpenPoint, Side, BAR, CHECKERS, OFF, START};
+use super::movegen::mask_is_empty;
 use super::rules::{Backgammon, Reward, MAX_CUBE_LOG2};
 use super::state::{Phase, State};
 use crate::core::Player;
@@ -288,6 +288,11 @@ pub fn write(s: &State, rules: &Backgammon) -> String {
                 let used = if s.left[0] == s.roll[0] { s.roll[1] } else { s.roll[0] };
                 text.push((b'0' + used) as char);
             }
+            if s.obliged {
+                // Docs, "Decision (obliged to open a point)": the turn began
+                // with the opponent shut out, which the position may no longer show.
+                text.push_str(OBLIGED);
+            }
         }
     }
     text
@@ -377,11 +382,11 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
                     ));
                 }
             }
-            // Reglamento: a checker enters only on a point without opposing checkers.
-            let blocks = if rules.reglamento { 1 } else { 2 };
+            // Reglamento: a checker enters only on a point without opposing
+            // checkers (and, with `enter_own_point=False`, without its own).
             let closed = |p: Player| {
-                let opp = &board[p.other().index()];
-                board[p.index()][BAR] > 0 && (1..=6).all(|q| opp[q] >= blocks)
+                let mover = super::board::Pos { me: board[p.other().index()], opp: board[p.index()] };
+                super::movegen::shuts_out(rules.variant, &mover)
             };
             if closed(Player::P0) && closed(Player::P1) {
                 return Err("both players have checkers on the bar against a closed board: no roll could ever move".into());
@@ -494,9 +499,28 @@ fn check_scores_below(score: &[u16; 2], n: u16) -> std::result::Result<(), Strin
     Ok(())
 }
 
+/// The end of a mid-turn third field whose turn began with the opponent
+/// shut out (reglamento, `open_point="next_turn"`): `…:3+open`.
+const OBLIGED: &str = "+open";
+
 /// Applies the third field: the dice already played this turn.
 fn apply_played(s: &mut State, field: &str, rules: &Backgammon) -> std::result::Result<(), String> {
     let roll = s.roll;
+    let (field, obliged) = match field.strip_suffix(OBLIGED) {
+        Some(dice) => (dice, true),
+        None => (field, false),
+    };
+    if obliged && rules.variant.open_point != OpenPoint::NextTurn {
+        return Err(format!(
+            "the mark {OBLIGED:?} (the turn began with the opponent shut out) belongs to rules='reglamento' with open_point='next_turn' only"
+        ));
+    }
+    if obliged && s.pos().opp[BAR] == 0 {
+        return Err(format!(
+            "the mark {OBLIGED:?} says the turn began with the opponent shut out on the bar, but the opponent has no checker on the bar"
+        ));
+    }
+    s.obliged = obliged;
     let used: Vec<u8> = field
         .bytes()
         .map(|c| if (b'1'..=b'6').contains(&c) { Ok(c - b'0') } else { Err(format!("dice already played {field:?}: expected digits 1..6")) })
@@ -526,7 +550,7 @@ fn apply_played(s: &mut State, field: &str, rules: &Backgammon) -> std::result::
         s.left = [other, 0, 0, 0];
         s.nleft = 1;
     }
-    s.mask = legal_mask_in(rules.reglamento, &s.pos(), s.left());
+    s.mask = rules.mask_of(s);
     if mask_is_empty(&s.mask) {
         // As a roll without a move: the turn is over and passes.
         rules.pass_turn(s);

@@ -1,9 +1,9 @@
 //! The engine: dice, turns, the end of a game and of the match
 //! ([`Backgammon`]), and perft over distinct end positions.
 
-use super::board::{Pos, CHECKERS, NUM_ACTIONS, OFF, START};
+use super::board::{OpenPoint, Pos, Variant, CHECKERS, NUM_ACTIONS, OFF, START};
 use super::observe::{CUBE_OBS, OBS_LEN};
-use super::movegen::{distinct_ends_in, legal_mask_in, mask_is_empty};
+use super::movegen::{distinct_ends_in, legal_mask_in, mask_is_empty, shuts_out};
 use super::state::{game_points, Phase, State};
 use crate::core::{Action, GameRng, Player};
 use crate::error::GameError;
@@ -23,6 +23,12 @@ pub struct Backgammon {
     pub(super) beavers: bool,
     /// Option `rules="reglamento"`: the seed's rule set (docs: the reglamento).
     pub(super) reglamento: bool,
+    /// The movement rules: [`Variant::STANDARD`], or the reglamento as
+    /// options `enter_own_point`, `bear_off` and `open_point` read it.
+    pub(super) variant: Variant,
+    /// A loser's checker on the bar makes a backgammon (all but the
+    /// reglamento's `bar_backgammon=False`).
+    pub(super) bar_backgammon: bool,
     /// Option `reward`: what the end of a game returns.
     pub(super) reward: Reward,
     pub(super) opening_mask: [bool; NUM_ACTIONS],
@@ -107,6 +113,8 @@ impl Backgammon {
             jacoby: false,
             beavers: false,
             reglamento: false,
+            variant: Variant::STANDARD,
+            bar_backgammon: true,
             reward: Reward::Points,
             opening_mask,
             roll_mask,
@@ -134,11 +142,36 @@ impl Backgammon {
         self
     }
 
-    /// The same rules with the seed's rule set (`reglamento`) and a choice of rewards.
+    /// The same rules with the seed's rule set (`reglamento`, its default
+    /// readings) and a choice of rewards.
     pub fn with_variant(mut self, reglamento: bool, reward: Reward) -> Backgammon {
         self.reglamento = reglamento;
+        self.variant = if reglamento { Variant::REGLAMENTO } else { Variant::STANDARD };
+        self.bar_backgammon = true;
         self.reward = reward;
         self
+    }
+
+    /// The same rules with the reglamento read as `variant` says (options
+    /// `enter_own_point`, `bear_off`, `open_point`) and `bar_backgammon`.
+    pub fn with_readings(mut self, variant: Variant, bar_backgammon: bool) -> Backgammon {
+        self.reglamento = variant.reglamento();
+        self.variant = variant;
+        self.bar_backgammon = bar_backgammon;
+        self
+    }
+
+    /// Whether the obligation to open a point of `open_point="next_turn"`
+    /// binds the turn about to be played from `s` (the opponent is shut out now).
+    #[inline]
+    fn obliged_now(&self, s: &State) -> bool {
+        self.variant.open_point == OpenPoint::NextTurn && shuts_out(self.variant, &s.pos())
+    }
+
+    /// The mask of the decision in `s` (position, dice left, the turn's obligation).
+    #[inline]
+    pub(super) fn mask_of(&self, s: &State) -> super::movegen::Mask {
+        legal_mask_in(self.variant, s.obliged, &s.pos(), s.left())
     }
 
     /// Whether the player on turn may double now: the cube is in play,
@@ -176,7 +209,7 @@ impl Backgammon {
     /// Points the winner of a game ended by bearing off scores: 1/2/3 times
     /// the cube; with the Jacoby rule a centred cube counts gammons as 1.
     pub fn points(&self, s: &State, winner: Player) -> u16 {
-        let base = if self.jacoby && s.match_length == 0 && s.owner < 0 { 1 } else { game_points(&s.board, winner) };
+        let base = if self.jacoby && s.match_length == 0 && s.owner < 0 { 1 } else { game_points(&s.board, winner, self.bar_backgammon) };
         base as u16 * s.cube_value() as u16
     }
 
@@ -197,6 +230,7 @@ impl Backgammon {
             cube: 0,
             owner: -1,
             crawford: false,
+            obliged: false,
         }
     }
 
@@ -212,7 +246,8 @@ impl Backgammon {
             s.left = [hi, lo, 0, 0];
             s.nleft = 2;
         }
-        s.mask = legal_mask_in(self.reglamento, &s.pos(), s.left());
+        s.obliged = self.obliged_now(s);
+        s.mask = self.mask_of(s);
         !mask_is_empty(&s.mask)
     }
 
@@ -423,7 +458,7 @@ impl Backgammon {
                     bufs.resize_with(level + 1, Vec::new);
                 }
                 let mut ends = std::mem::take(&mut bufs[level]);
-                distinct_ends_in(self.reglamento, &s.pos(), s.left(), &mut ends);
+                distinct_ends_in(self.variant, s.obliged, &s.pos(), s.left(), &mut ends);
                 let total = if depth == 1 {
                     ends.len() as u64
                 } else {

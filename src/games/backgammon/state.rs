@@ -47,6 +47,11 @@ pub struct State {
     pub owner: i8,
     /// This game is the Crawford game of the match (no doubling).
     pub crawford: bool,
+    /// Reglamento with `open_point="next_turn"`: this turn began with the
+    /// opponent shut out, so it must end with a point open to the opponent
+    /// when some legal turn does. Set with the roll, kept for the turn
+    /// (mid-turn the position no longer shows it); false otherwise.
+    pub(super) obliged: bool,
 }
 
 impl State {
@@ -95,17 +100,19 @@ impl State {
         self.left = [0; 4];
         self.nleft = 0;
         self.mask = [0; 3];
+        self.obliged = false;
     }
 }
 
 /// Points the winner of a finished game scores: 1, 2 (gammon: the loser has
-/// borne off none) or 3 (backgammon: and has a checker on the bar or in the
-/// winner's home board).
-pub fn game_points(board: &[Side; 2], winner: Player) -> u8 {
+/// borne off none) or 3 (backgammon: and has a checker in the winner's home
+/// board or, with `bar` (all but the reglamento's `bar_backgammon=False`),
+/// on the bar).
+pub fn game_points(board: &[Side; 2], winner: Player, bar: bool) -> u8 {
     let loser = &board[winner.other().index()];
     if loser[OFF] > 0 {
         1
-    } else if loser[BAR] > 0 || loser[19..=24].iter().any(|&n| n > 0) {
+    } else if bar && loser[BAR] > 0 || loser[19..=24].iter().any(|&n| n > 0) {
         3
     } else {
         2

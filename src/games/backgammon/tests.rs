@@ -1,7 +1,7 @@
 //! Rule tests: one hand-built position per rule of spec/backgammon.md, the
 //! opening move counts against a naive generator, strings, perft, random games.
 
-use super::board::{Pos, BAR, OFF, START};
+use super::board::{BearOff, Enter, OpenPoint, Pos, Variant, BAR, OFF, START};
 use super::position::{GameState, MatchId};
 use super::state::State;
 use rand::RngExt;
@@ -532,17 +532,22 @@ pub(super) fn naive_from(p: &Pos) -> Naive {
     Naive { pts, bar: p.me[BAR] as i8, opp_bar: p.opp[BAR] as i8, off: p.me[OFF] as i8 }
 }
 
-/// One checker move; `reglamento`: the seed's rules (enter only where no
-/// opposing checker stands; the 1-point bears off with any die).
-fn naive_step(b: &Naive, from: usize, die: i32, reglamento: bool) -> Option<Naive> {
+/// One checker move under `v` (the standard rules, or the seed's as read by
+/// its options: enter only where no opposing checker, or no checker at all,
+/// stands; bear off from the 1-point with any die, or with any die at least
+/// the distance). Only the data of `v` is used, none of movegen's code.
+fn naive_step(b: &Naive, from: usize, die: i32, v: Variant) -> Option<Naive> {
     let mut n = b.clone();
     if from == 25 {
         if b.bar == 0 {
             return None;
         }
-        // Enter only where no opposing checker stands.
-        if reglamento && b.pts[(25 - die) as usize] < 0 {
-            return None;
+        let there = b.pts[(25 - die) as usize];
+        match v.enter {
+            Enter::Hit => {}
+            Enter::Open if there < 0 => return None,
+            Enter::Empty if there != 0 => return None,
+            Enter::Open | Enter::Empty => {}
         }
         n.bar -= 1;
     } else {
@@ -567,8 +572,14 @@ fn naive_step(b: &Naive, from: usize, die: i32, reglamento: bool) -> Option<Naiv
         if !all_home {
             return None;
         }
-        // Exact, from the highest point with a larger die, or (reglamento) from the 1-point with any die.
-        if to < 0 && !(reglamento && from == 1) && ((from + 1)..=6).any(|q| b.pts[q] > 0) {
+        // Exact, from the highest point with a larger die, or (reglamento)
+        // from the 1-point with any die, or with any die at least the distance.
+        let free = match v.bear_off {
+            BearOff::Standard => false,
+            BearOff::OnePoint => from == 1,
+            BearOff::AtLeast => true,
+        };
+        if to < 0 && !free && ((from + 1)..=6).any(|q| b.pts[q] > 0) {
             return None;
         }
         n.off += 1;
@@ -578,15 +589,15 @@ fn naive_step(b: &Naive, from: usize, die: i32, reglamento: bool) -> Option<Naiv
 
 /// Every end board of a legal complete move, by brute force over die orders.
 fn naive_moves(b: &Naive, dice: (u8, u8)) -> BTreeSet<Naive> {
-    naive_moves_in(b, dice, false).0
+    naive_moves_in(b, dice, Variant::STANDARD).0
 }
 
-/// [`naive_moves`] under the standard rules or (`reglamento`) the seed's,
+/// [`naive_moves`] of a whole turn from its start `b` under the rules `v`,
 /// and whether the reglamento's obligation to open a point removed some.
-pub(super) fn naive_moves_in(b: &Naive, dice: (u8, u8), reglamento: bool) -> (BTreeSet<Naive>, bool) {
+pub(super) fn naive_moves_in(b: &Naive, dice: (u8, u8), v: Variant) -> (BTreeSet<Naive>, bool) {
     let list: Vec<i32> = if dice.0 == dice.1 { vec![dice.0 as i32; 4] } else { vec![dice.0 as i32, dice.1 as i32] };
     let mut results: Vec<(Naive, Vec<i32>)> = Vec::new();
-    fn rec(b: &Naive, left: &[i32], used: &mut Vec<i32>, out: &mut Vec<(Naive, Vec<i32>)>, reglamento: bool) {
+    fn rec(b: &Naive, left: &[i32], used: &mut Vec<i32>, out: &mut Vec<(Naive, Vec<i32>)>, v: Variant) {
         out.push((b.clone(), used.clone()));
         for k in 0..left.len() {
             if left[..k].contains(&left[k]) {
@@ -595,15 +606,15 @@ pub(super) fn naive_moves_in(b: &Naive, dice: (u8, u8), reglamento: bool) -> (BT
             let mut rest = left.to_vec();
             let d = rest.remove(k);
             for from in 1..=25 {
-                if let Some(n) = naive_step(b, from, d, reglamento) {
+                if let Some(n) = naive_step(b, from, d, v) {
                     used.push(d);
-                    rec(&n, &rest, used, out, reglamento);
+                    rec(&n, &rest, used, out, v);
                     used.pop();
                 }
             }
         }
     }
-    rec(b, &list, &mut Vec::new(), &mut results, reglamento);
+    rec(b, &list, &mut Vec::new(), &mut results, v);
     let most = results.iter().map(|r| r.1.len()).max().unwrap();
     let mut keep: Vec<&(Naive, Vec<i32>)> = results.iter().filter(|r| r.1.len() == most).collect();
     if most == 1 && dice.0 != dice.1 {
@@ -612,10 +623,19 @@ pub(super) fn naive_moves_in(b: &Naive, dice: (u8, u8), reglamento: bool) -> (BT
             keep.retain(|r| r.1[0] == larger);
         }
     }
-    // The obligation: no turn ends with the opponent on the bar and all six home points taken, if another can.
-    let shut = |n: &Naive| n.opp_bar > 0 && (1..=6).all(|q| n.pts[q] > 0);
+    // The obligation: no turn ends with the opponent on the bar and no
+    // entry point open to it, if another can; "next_turn": only when the
+    // turn began so.
+    let shut = |n: &Naive| {
+        n.opp_bar > 0 && (1..=6).all(|q| if v.enter == Enter::Empty { n.pts[q] != 0 } else { n.pts[q] > 0 })
+    };
+    let applies = match v.open_point {
+        OpenPoint::Never => false,
+        OpenPoint::AvoidClosing => true,
+        OpenPoint::NextTurn => shut(b),
+    };
     let mut obliged = false;
-    if reglamento && keep.iter().any(|r| !shut(&r.0)) {
+    if applies && keep.iter().any(|r| !shut(&r.0)) {
         let before = keep.len();
         keep.retain(|r| !shut(&r.0));
         obliged = keep.len() < before;
