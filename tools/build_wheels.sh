@@ -49,8 +49,10 @@ echo "== sdist =="
 rm -f "$OUT"/ludoteca-*.tar.gz
 "${MATURIN[@]}" sdist --out "$OUT"
 sdist=$(ls "$OUT"/ludoteca-*.tar.gz)
-src=$(mktemp -d)
-trap 'rm -rf "$src"' EXIT
+# Unpacked at a fixed place: cargo keys its cache on the crate's path, so a
+# re-run with unchanged Rust sources only repackages.
+src="$ROOT/target/sdist-src"
+rm -rf "$src" && mkdir -p "$src"
 tar -xzf "$sdist" -C "$src"
 src=$(echo "$src"/ludoteca-*)
 
