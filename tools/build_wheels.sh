@@ -43,7 +43,9 @@ fi
 # maturin looks for `zig` on the PATH (or `python3 -m ziglang` of whichever
 # python3 comes first): put ziglang's binary there so the python used here wins.
 PATH="$("$PY" -c 'import os, ziglang; print(os.path.dirname(ziglang.__file__))'):$PATH"
-MATURIN=("$PY" -m maturin)
+# `python -m maturin` finds its binary only in that python's own scripts folder
+# (not a --system-site-packages venv's base): prefer the one on the PATH.
+if command -v maturin >/dev/null; then MATURIN=(maturin); else MATURIN=("$PY" -m maturin); fi
 
 echo "== sdist =="
 rm -f "$OUT"/ludoteca-*.tar.gz
@@ -67,12 +69,12 @@ for t in "${targets[@]}"; do
     if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx "$triple"; then
         rustup target add "$triple"
     fi
-    rm -f "$OUT"/ludoteca-*-abi3-"$policy"*.whl
+    rm -f "$OUT"/ludoteca-*-abi3-*"$policy"*.whl
     # The crate is compiled from the unpacked sdist; target/ under the clone
     # keeps the dependencies' builds between runs and targets.
     (cd "$src" && CARGO_TARGET_DIR="$ROOT/target" "${MATURIN[@]}" build --release --strip --zig \
         --target "$triple" --compatibility "$compat" --out "$OUT")
-    wheel=$(ls "$OUT"/ludoteca-*-abi3-"$policy"*.whl)
+    wheel=$(ls "$OUT"/ludoteca-*-abi3-*"$policy"*.whl)
     report=$("$PY" -m auditwheel show "$wheel")
     echo "$report" | sed 's/^/   /'
     if ! echo "$report" | tr -s ' \n' ' ' | grep -q "\"$policy\""; then
