@@ -61,7 +61,7 @@ STD = ("Rust standard library (std, core, alloc)", "MIT OR Apache-2.0",
 def _metadata(target: str) -> dict:
     out = subprocess.run(
         ["cargo", "metadata", "--format-version", "1", "--features", "python", "--filter-platform", target,
-         "--offline", "--manifest-path", str(ROOT / "Cargo.toml")],
+         "--manifest-path", str(ROOT / "Cargo.toml")],
         check=True, capture_output=True, text=True,
     ).stdout
     return json.loads(out)

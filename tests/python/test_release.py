@@ -170,3 +170,7 @@ def test_the_tested_package_is_the_installed_wheel_when_ci_says_so() -> None:
     where = Path(ludoteca.__file__).resolve()
     assert ROOT / "python" not in where.parents, where
     assert "site-packages" in where.parts, where
+    # The venv's own copy (from the wheel), not one that the base Python it
+    # sees through --system-site-packages may hold.
+    assert Path(sys.prefix).resolve() in where.parents, (where, sys.prefix)
+    assert ludoteca.__version__ in Path(os.environ["LUDOTECA_WHEEL"]).name
