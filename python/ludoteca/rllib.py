@@ -139,7 +139,7 @@ class MaskingTorchRLModule(DefaultPPOTorchRLModule):  # type: ignore[misc]
     of zeros takes its slow path (about 1 ms for 128 x 934 entries on one
     core, ten times ``masked_fill``)."""
 
-    def __init__(self, *, observation_space: Optional[gym.Space] = None, **kwargs: Any) -> None:
+    def __init__(self, *, observation_space: Optional[gym.Space[Any]] = None, **kwargs: Any) -> None:
         if not isinstance(observation_space, gym.spaces.Dict) or {"observations", "action_mask"} - set(
                 observation_space.spaces):
             raise OptionError("MaskingTorchRLModule needs a Dict observation space with keys 'observations' and"
@@ -678,7 +678,7 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         masking module gave illegal actions ``FLOAT_MIN`` (probability 0)."""
         from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 
-        masking: tuple[type, ...] = (MaskingTorchRLModule,)
+        masking: tuple[type[Any], ...] = (MaskingTorchRLModule,)
         # RLlib's own example module masks the same way; it is never imported
         # here (its import logs a deprecation), only recognised if the user did.
         example = sys.modules.get(_EXAMPLE_MODULE)
