@@ -174,3 +174,20 @@ def test_the_tested_package_is_the_installed_wheel_when_ci_says_so() -> None:
     # sees through --system-site-packages may hold.
     assert Path(sys.prefix).resolve() in where.parents, (where, sys.prefix)
     assert ludoteca.__version__ in Path(os.environ["LUDOTECA_WHEEL"]).name
+
+
+def test_ci_requirements_expand_the_packages_own_extras() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "requirements.py"), "test-train"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    reqs = proc.stdout.split()
+    names = {re.split(r"[\[<>=!~ ]", r, maxsplit=1)[0].lower() for r in reqs}
+    # test-train = test + train + sb3 + torchrl + rllib + rllib-bench, and test = ... + all + arena.
+    for name in ("numpy", "pytest", "pytest-xdist", "torch", "ray", "stable-baselines3", "torchrl", "gymnasium",
+                 "pettingzoo", "pillow", "tqdm", "open_spiel"):
+        assert name in names, name
+    assert "ludoteca" not in names
+    assert len(reqs) == len(set(reqs))
+    bad = subprocess.run([sys.executable, str(ROOT / "tools" / "requirements.py"), "no-such-extra"],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "no extra 'no-such-extra'" in bad.stderr
