@@ -20,10 +20,6 @@ alone never imports it.
   :class:`LudotecaEnvRunner` is the runner to use: it builds this env
   instead. :func:`ppo_config` wires it all::
 
-      from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.callbacks.callbacks import RLlibCallback
-from ray.rllib.callbacks.utils import make_callback
-from ray.rllib.core.columns import Columns
       import ludoteca.rllib
 
       config = ludoteca.rllib.ppo_config("checkers", num_env_runners=2, num_envs_per_env_runner=64)
@@ -36,7 +32,8 @@ from ray.rllib.core.columns import Columns
   (:func:`sample_legal`), the ``MultiAgentEpisode`` chunks built in bulk at
   the end of ``sample``, equal to the ones RLlib builds step by step.
 * **Masks.** :data:`ACTION_MASKING_MODULE` is RLlib's action-masking PPO
-  module (``ray.rllib.examples.rl_modules.classes.action_masking_rlm``) as
+  pattern (``ray.rllib.examples.rl_modules.classes.action_masking_rlm``) on
+  RLlib's current ``DefaultPPOTorchRLModule``, as
   :class:`MaskingTorchRLModule`: it strips ``"action_mask"`` from the
   observation and gives illegal actions' logits ``FLOAT_MIN``, so PPO
   samples legal actions only. :func:`module_spec` builds its
@@ -61,6 +58,7 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.callbacks.utils import make_callback
 from ray.rllib.core.columns import Columns
@@ -71,7 +69,6 @@ from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 from ray.rllib.env.utils.infinite_lookback_buffer import InfiniteLookbackBuffer
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.rllib.utils.metrics import (
     NUM_AGENT_STEPS_SAMPLED,
     NUM_AGENT_STEPS_SAMPLED_LIFETIME,
@@ -85,6 +82,7 @@ from ray.rllib.utils.metrics import (
 )
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 from ray.rllib.utils.torch_utils import FLOAT_MIN
+from ray.util.debug import log_once
 
 from ._core import Env, Game, VecEnv
 from .errors import OptionError
@@ -112,16 +110,79 @@ _AGENT_INDEX = {agent: p for p, agent in enumerate(AGENTS)}
 
 
 
-class MaskingTorchRLModule(ActionMaskingTorchRLModule):  # type: ignore[misc]
+# RLlib 2.60's RLModule.__init__ builds a deprecated RLModuleConfig itself
+# (rl_module.py, "Deprecate this ... in case users still have custom
+# models"), so every module any caller builds logs "RLModule(config=...) has
+# been deprecated" once per process. A caller cannot avoid it (passing
+# config= is an error there, not a warning): take that one message's
+# log-once slot so it does not bury the warnings that concern the user.
+log_once("RLModule(config=[RLModuleConfig object])")
+
+# RLlib's example module (action_masking_rlm.ActionMaskingTorchRLModule)
+# subclasses the deprecated PPOTorchRLModule alias, and importing it logs a
+# DeprecationWarning: the same masking is built here on the current
+# DefaultPPOTorchRLModule, with the example's inputs, outputs and errors.
+_EXAMPLE_MODULE = "ray.rllib.examples.rl_modules.classes.action_masking_rlm"
+
+
+class MaskingTorchRLModule(DefaultPPOTorchRLModule):  # type: ignore[misc]
     """RLlib's action-masking PPO torch module
-    (``ray.rllib.examples.rl_modules.classes.action_masking_rlm``) with the
-    same outputs, computed faster: RLlib adds ``clamp(log(mask), FLOAT_MIN)``
-    to the logits; this sets the logits of illegal actions to ``FLOAT_MIN``
-    (``masked_fill``). For 0/1 masks the results are bit-identical (a float32
-    logit plus ``FLOAT_MIN`` rounds to ``FLOAT_MIN``) and so are the
-    gradients that reach the loss (an illegal action has probability 0);
-    torch's ``log`` of a mask full of zeros takes its slow path (about 1 ms
-    for 128 x 934 entries on one core, ten times ``masked_fill``)."""
+    (``ray.rllib.examples.rl_modules.classes.action_masking_rlm``) on
+    RLlib's current ``DefaultPPOTorchRLModule``, with the same outputs,
+    computed faster. Its observation space is a ``Dict`` of
+    ``"observations"`` (what the network sees) and ``"action_mask"``.
+    RLlib adds ``clamp(log(mask), FLOAT_MIN)`` to the logits; this sets the
+    logits of illegal actions to ``FLOAT_MIN`` (``masked_fill``). For 0/1
+    masks the results are bit-identical (a float32 logit plus ``FLOAT_MIN``
+    rounds to ``FLOAT_MIN``) and so are the gradients that reach the loss
+    (an illegal action has probability 0); torch's ``log`` of a mask full
+    of zeros takes its slow path (about 1 ms for 128 x 934 entries on one
+    core, ten times ``masked_fill``)."""
+
+    def __init__(self, *, observation_space: Optional[gym.Space[Any]] = None, **kwargs: Any) -> None:
+        if not isinstance(observation_space, gym.spaces.Dict) or {"observations", "action_mask"} - set(
+                observation_space.spaces):
+            raise OptionError("MaskingTorchRLModule needs a Dict observation space with keys 'observations' and"
+                              f" 'action_mask', got {observation_space!r}")
+        # The networks are built for the observations alone; the module
+        # reports the Dict space the env gives (set again in setup, which the
+        # base __init__ calls after assigning the space it was given).
+        self.observation_space_with_mask = observation_space
+        super().__init__(observation_space=observation_space["observations"], **kwargs)
+
+    def setup(self) -> None:
+        super().setup()
+        self.observation_space = self.observation_space_with_mask
+
+    def _forward_inference(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        action_mask, batch = self._split_mask(batch)
+        return self._mask_action_logits(super()._forward_inference(batch, **kwargs), action_mask)
+
+    def _forward_exploration(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        action_mask, batch = self._split_mask(batch)
+        return self._mask_action_logits(super()._forward_exploration(batch, **kwargs), action_mask)
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        # compute_values (GAE, before the update) left the mask beside OBS.
+        return self._mask_action_logits(super()._forward_train(batch, **kwargs), batch["action_mask"])
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> Any:
+        if isinstance(batch[Columns.OBS], dict):
+            action_mask, batch = self._split_mask(batch)
+            batch["action_mask"] = action_mask
+        return super().compute_values(batch, embeddings)
+
+    @staticmethod
+    def _split_mask(batch: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """``batch[OBS]``'s mask, and the batch with the bare observations as ``OBS`` (in place, as RLlib's)."""
+        obs = batch[Columns.OBS]
+        if not isinstance(obs, dict) or "action_mask" not in obs or "observations" not in obs:
+            keys = sorted(obs) if isinstance(obs, dict) else type(obs).__name__
+            raise OptionError(f"MaskingTorchRLModule needs batch[{Columns.OBS!r}] to be a dict with 'observations' and"
+                              f" 'action_mask', got {keys}")
+        action_mask = obs.pop("action_mask")
+        batch[Columns.OBS] = obs.pop("observations")
+        return action_mask, batch
 
     def _mask_action_logits(self, batch: dict[str, Any], action_mask: Any) -> dict[str, Any]:
         batch[Columns.ACTION_DIST_INPUTS] = batch[Columns.ACTION_DIST_INPUTS].masked_fill(action_mask <= 0, FLOAT_MIN)
@@ -130,7 +191,8 @@ class MaskingTorchRLModule(ActionMaskingTorchRLModule):  # type: ignore[misc]
 
 ACTION_MASKING_MODULE = MaskingTorchRLModule
 """The action-masking PPO torch module: RLlib's documented pattern
-(``ActionMaskingTorchRLModule``), as :class:`MaskingTorchRLModule`."""
+(``ActionMaskingTorchRLModule``) on the current PPO module, as
+:class:`MaskingTorchRLModule`."""
 
 Obs = dict[str, npt.NDArray[np.float32]]
 
@@ -614,9 +676,15 @@ class LudotecaLeanEnvRunner(LudotecaEnvRunner):
         """Whether :func:`sample_legal` draws from ``module``'s own
         exploration distribution: a categorical over logits in which the
         masking module gave illegal actions ``FLOAT_MIN`` (probability 0)."""
-        from ray.rllib.models.torch.torch_distributions import TorchCategorical
+        from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 
-        return isinstance(module, ActionMaskingTorchRLModule) and module.get_exploration_action_dist_cls() is TorchCategorical
+        masking: tuple[type[Any], ...] = (MaskingTorchRLModule,)
+        # RLlib's own example module masks the same way; it is never imported
+        # here (its import logs a deprecation), only recognised if the user did.
+        example = sys.modules.get(_EXAMPLE_MODULE)
+        if example is not None:
+            masking += (example.ActionMaskingTorchRLModule,)
+        return isinstance(module, masking) and module.get_exploration_action_dist_cls() is TorchCategorical
 
     def _map_modules(self, i: int, shell: MultiAgentEpisode) -> None:
         """Env ``i``'s row of the (env, player) -> module index map, from its game's shell."""
