@@ -92,3 +92,12 @@ def test_alphabeta_solves_the_wins_in_two_and_mcts_is_counted(game_id: str) -> N
         s2 = play_turn(make_agent("mcts:simulations=400", game_id, seed=1), s)
         solved += not s2.is_terminal() and s2.to_string() in {after(s, m).to_string() for m in moves}
     print(f"{game_id}: mcts:simulations=400 plays a forcing move in {solved} of {total} wins in two")
+
+
+def test_the_larger_tactics_bench_runs_in_its_quick_mode() -> None:
+    import subprocess
+
+    script = Path(__file__).resolve().parents[2] / "benches" / "tactics_bench.py"
+    out = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("kharbaga: greedy 2/2"), out.stdout
