@@ -56,9 +56,9 @@ def bench(game_id: str, once: int, in2: int, seed: int) -> dict:  # type: ignore
             cpu += time.process_time() - t0
             moves += 1
             if kind == "once":
-                solved["once"] += end.is_terminal() and end.returns()[mover] > 0
+                solved["once"] += int(end.is_terminal() and bool(end.returns()[mover] > 0))
             else:
-                solved["in2"] += not end.is_terminal() and end.to_string() in {after(s, m).to_string() for m in wins}
+                solved["in2"] += int(not end.is_terminal() and end.to_string() in {after(s, m).to_string() for m in wins})
         out["agents"][spec] = {**solved, "cpu_seconds_per_move": cpu / max(moves, 1)}
     return out
 
