@@ -5,11 +5,12 @@
 //! it: every leaf is a Python call).
 
 use super::errors::{to_py, LudotecaValueError, OptionError};
+use super::interrupt::SignalCheck;
 use super::state::PyState;
 use super::convert::{Flag, Int, Real};
 use crate::core::Player;
 use crate::dynamic::{DynEval, DynState, Evaluation, SearchAnswer};
-use crate::search::eval::Aborted;
+use crate::search::eval::{never, Aborted, Stop};
 use crate::search::mlp::Mlp;
 use crate::search::{alphabeta, expectimax};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -99,19 +100,31 @@ impl PyMlp {
 
 /// Runs `run` with the caller's evaluation: none (the built-in one) or a
 /// native network, without the GIL; a Python callable, holding it. The
-/// evaluation's own exception is raised as it is.
+/// evaluation's own exception is raised as it is. `run` is also handed a
+/// `Stop` hook that answers Ctrl-C (the exception raised is Python's
+/// `KeyboardInterrupt`, or whatever the signal's handler raises).
 fn with_eval<T: Send>(
     py: Python<'_>,
     evaluate: Option<&Bound<'_, PyAny>>,
-    run: impl for<'a, 'b> FnOnce(Evaluation<'a, 'b>) -> crate::Result<T> + Send,
+    run: impl for<'a, 'b> FnOnce(Evaluation<'a, 'b>, Stop<'_>) -> crate::Result<T> + Send,
 ) -> PyResult<T> {
-    let Some(callable) = evaluate else {
-        return py.detach(move || run(Evaluation::Builtin)).map_err(to_py);
+    let net = match evaluate {
+        None => None,
+        Some(callable) => callable.cast::<PyMlp>().ok().map(|n| n.get().net.clone()),
     };
-    if let Ok(net) = callable.cast::<PyMlp>() {
-        let net = net.get().net.clone();
-        return py.detach(move || run(Evaluation::Network(&net))).map_err(to_py);
+    if evaluate.is_none() || net.is_some() {
+        let signals = SignalCheck::new();
+        let hook = || signals.stop();
+        let result = py.detach(|| match &net {
+            None => run(Evaluation::Builtin, &hook),
+            Some(net) => run(Evaluation::Network(net), &hook),
+        });
+        return match signals.take() {
+            Some(e) => Err(e),
+            None => result.map_err(to_py),
+        };
     }
+    let callable = evaluate.expect("a callable");
     if !callable.is_callable() {
         return Err(option_error(format!(
             "evaluate must be a callable evaluate(state, player) -> float, got {}",
@@ -138,7 +151,8 @@ fn with_eval<T: Send>(
             }
         };
         let f: &mut DynEval<'_> = &mut f;
-        run(Evaluation::Caller(f))
+        // Python runs its signal handlers at each call of the callable: a Ctrl-C surfaces as its exception.
+        run(Evaluation::Caller(f), &never)
     };
     match failure {
         Some(e) => Err(e),
@@ -220,7 +234,7 @@ fn alphabeta_search<'py>(
         threats,
     };
     let inner = &state.inner;
-    let a = with_eval(py, evaluate.as_ref(), |e| inner.alphabeta(&cfg, e))?;
+    let a = with_eval(py, evaluate.as_ref(), |e, stop| inner.alphabeta(&cfg, e, stop))?;
     answer_to_dict(py, &a)
 }
 
@@ -246,7 +260,7 @@ fn expectimax_search<'py>(
     }
     let cfg = expectimax::Config { plies: plies as u32, filter: filter as usize };
     let inner = &state.inner;
-    let a = with_eval(py, evaluate.as_ref(), |e| inner.expectimax(&cfg, e))?;
+    let a = with_eval(py, evaluate.as_ref(), |e, stop| inner.expectimax(&cfg, e, stop))?;
     answer_to_dict(py, &a)
 }
 
@@ -256,7 +270,7 @@ fn expectimax_search<'py>(
 #[pyo3(signature = (state, evaluate=None))]
 fn turn_values(py: Python<'_>, state: &PyState, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<Vec<(String, f32)>> {
     let inner = &state.inner;
-    with_eval(py, evaluate.as_ref(), |e| inner.turn_values(e))
+    with_eval(py, evaluate.as_ref(), |e, _| inner.turn_values(e))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -3,6 +3,7 @@
 //! the built-in random-rollout evaluator. Tree work runs without the GIL.
 
 use super::errors::{to_py, LudotecaValueError, OptionError, SearchError};
+use super::interrupt::INTERVAL;
 use super::state::{type_name, PyGame, PyState};
 use super::convert::{Int, Seed};
 use crate::batch::default_threads;
@@ -13,6 +14,7 @@ use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethod
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// What one ``MCTS.search`` found: one row per state searched.
 #[pyclass(name = "SearchResult", module = "ludoteca._core", frozen)]
@@ -257,13 +259,28 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
         drop(borrowed);
         let inner = &mut self.inner;
         match evaluate {
-            None => py.detach(|| inner.search_rollouts()).map_err(|e| SearchError::new_err(e.to_string()))?,
+            None => loop {
+                // Slices of search, Python's signal handlers run between them (Ctrl-C): the
+                // trees stop between two simulations and the next slice goes on from there.
+                let inner = &mut self.inner;
+                let done = py
+                    .detach(|| {
+                        let end = Instant::now() + INTERVAL;
+                        inner.search_rollouts_until(&|| Instant::now() >= end)
+                    })
+                    .map_err(|e| SearchError::new_err(e.to_string()))?;
+                if done {
+                    break;
+                }
+                py.check_signals()?;
+            },
             Some(evaluate) => {
                 if !evaluate.is_callable() {
                     return Err(LudotecaValueError::new_err(format!("evaluate must be callable, got {}", type_name(&evaluate))));
                 }
                 let spec = self.inner.spec().clone();
                 loop {
+                    py.check_signals()?;
                     let inner = &mut self.inner;
                     let n = py.detach(|| inner.select()).map_err(|e| SearchError::new_err(e.to_string()))?;
                     if n == 0 {
