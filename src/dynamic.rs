@@ -515,6 +515,10 @@ impl<R: Rules> StateBox<R> {
     /// something else to settle (a draw offer to answer) is refused.
     fn searchable(&self) -> Result<()> {
         let rules = self.game.rules();
+        if self.session.to_act(rules) == ToAct::Terminal && rules.to_act(&self.session.state) != ToAct::Terminal {
+            // Over by the session's verdict (a repetition, a resignation, an accepted draw), not by the board.
+            return Err(GameError::GameOver { hint: ": search needs a position where a player decides" });
+        }
         if self.session.to_act(rules) != rules.to_act(&self.session.state) {
             return Err(GameError::Invalid(
                 "a draw offer is pending: answer it (accept_draw or decline_draw) before searching".into(),

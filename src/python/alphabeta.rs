@@ -70,11 +70,11 @@ impl PyMlp {
 
     /// The value of ``state`` for ``player``, as a search's leaf sees it
     /// (``returns()[player]`` once the game is over).
-    fn __call__(&self, py: Python<'_>, state: &PyState, player: Int) -> PyResult<f32> {
+    fn __call__(&self, py: Python<'_>, state: &Bound<'_, PyState>, player: Int) -> PyResult<f32> {
         if !(0..=1).contains(&player.0) {
             return Err(option_error(format!("player must be 0 or 1, got {}", player.0)));
         }
-        let (inner, net) = (&state.inner, &*self.net);
+        let (inner, net) = (searched(state), &*self.net);
         py.detach(|| inner.evaluate(Evaluation::Network(net), Player::from_index(player.0 as usize))).map_err(to_py)
     }
 
@@ -96,6 +96,12 @@ impl PyMlp {
             _ => format!("MlpEvaluation(inputs={})", self.net.inputs()),
         }
     }
+}
+
+/// A copy of `state` to search: no borrow of the Python object is held while
+/// the search runs without the GIL, so another thread may play on it meanwhile.
+fn searched(state: &Bound<'_, PyState>) -> Box<dyn DynState> {
+    state.borrow().inner.clone_box()
 }
 
 /// Runs `run` with the caller's evaluation: none (the built-in one) or a
@@ -198,7 +204,7 @@ fn answer_to_dict<'py>(py: Python<'py>, a: &SearchAnswer) -> PyResult<Bound<'py,
 )]
 fn alphabeta_search<'py>(
     py: Python<'py>,
-    state: &PyState,
+    state: &Bound<'py, PyState>,
     depth: Int,
     time: Option<f64>,
     tt_size: Int,
@@ -233,7 +239,7 @@ fn alphabeta_search<'py>(
         contempt: contempt as f32,
         threats,
     };
-    let inner = &state.inner;
+    let inner = searched(state);
     let a = with_eval(py, evaluate.as_ref(), |e, stop| inner.alphabeta(&cfg, e, stop))?;
     answer_to_dict(py, &a)
 }
@@ -245,7 +251,7 @@ fn alphabeta_search<'py>(
 #[pyo3(signature = (state, plies=Int(1), filter=Int(8), evaluate=None), text_signature = "(state, plies=1, filter=8, evaluate=None)")]
 fn expectimax_search<'py>(
     py: Python<'py>,
-    state: &PyState,
+    state: &Bound<'py, PyState>,
     plies: Int,
     filter: Int,
     evaluate: Option<Bound<'py, PyAny>>,
@@ -259,7 +265,7 @@ fn expectimax_search<'py>(
         return Err(option_error(format!("filter must be an integer in [0, 1000] (0 keeps every move), got {filter}")));
     }
     let cfg = expectimax::Config { plies: plies as u32, filter: filter as usize };
-    let inner = &state.inner;
+    let inner = searched(state);
     let a = with_eval(py, evaluate.as_ref(), |e, stop| inner.expectimax(&cfg, e, stop))?;
     answer_to_dict(py, &a)
 }
@@ -268,8 +274,8 @@ fn expectimax_search<'py>(
 /// move, of the position it leads to (its returns if the game ends there).
 #[pyfunction]
 #[pyo3(signature = (state, evaluate=None))]
-fn turn_values(py: Python<'_>, state: &PyState, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<Vec<(String, f32)>> {
-    let inner = &state.inner;
+fn turn_values(py: Python<'_>, state: &Bound<'_, PyState>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<Vec<(String, f32)>> {
+    let inner = searched(state);
     with_eval(py, evaluate.as_ref(), |e, _| inner.turn_values(e))
 }
 

@@ -2,7 +2,7 @@
 //! evaluated by a Python callable once per wave (numpy in and out) or by
 //! the built-in random-rollout evaluator. Tree work runs without the GIL.
 
-use super::errors::{to_py, LudotecaValueError, OptionError, SearchError};
+use super::errors::{lock_or_busy, to_py, LudotecaValueError, OptionError, SearchError};
 use super::interrupt::INTERVAL;
 use super::state::{type_name, PyGame, PyState};
 use super::convert::{Int, Seed};
@@ -13,7 +13,7 @@ use crate::dynamic::DynMcts;
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// What one ``MCTS.search`` found: one row per state searched.
@@ -54,11 +54,15 @@ impl PySearchResult {
 /// ``evaluate_chance=True`` also evaluates each chance node when first reached
 /// (its value for ``State.chance_player``, the mask passed all false) before
 /// later visits descend through its outcomes. Deterministic for ``seed``
-/// whatever ``num_threads``. See ``docs/search.md``.
-#[pyclass(name = "MCTS", module = "ludoteca._core")]
+/// whatever ``num_threads``. See ``docs/search.md``. One search at a time:
+/// a call made while another thread is inside ``search`` of the same MCTS
+/// raises ``LudotecaValueError`` at once.
+#[pyclass(name = "MCTS", module = "ludoteca._core", frozen)]
 pub struct PyMcts {
     game: Arc<dyn DynGame>,
-    inner: Box<dyn DynMcts>,
+    inner: Mutex<Box<dyn DynMcts>>,
+    /// The search's configuration (a copy, read without waiting for a search).
+    config: MctsConfig,
     threads: usize,
     seed: u64,
 }
@@ -232,7 +236,8 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
             crate::error::GameError::Invalid(m) => OptionError::new_err(m),
             e => to_py(e),
         })?;
-        Ok(PyMcts { game, inner, threads, seed })
+        let config = inner.config().clone();
+        Ok(PyMcts { game, inner: Mutex::new(inner), config, threads, seed })
     }
 
     /// Searches every state (one tree each) and returns one row per state.
@@ -247,22 +252,22 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     /// ``SearchError`` (so does a chance node without a ``chance_player``
     /// under ``evaluate_chance``); an exception in ``evaluate`` propagates.
     #[pyo3(signature = (states, evaluate = None))]
-    fn search(&mut self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
+    fn search(&self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
         let handles = Self::collect_states(states)?;
         if handles.is_empty() {
             return Err(LudotecaValueError::new_err("states must hold at least one State"));
         }
         let borrowed: Vec<PyRef<'_, PyState>> = handles.iter().map(|h| h.borrow(py)).collect();
         let refs: Vec<&dyn DynState> = borrowed.iter().map(|s| s.inner.as_ref()).collect();
-        self.inner.set_roots(&refs).map_err(to_py)?;
+        let mut guard = lock_or_busy(&self.inner, "MCTS")?;
+        guard.set_roots(&refs).map_err(to_py)?;
         drop(refs);
         drop(borrowed);
-        let inner = &mut self.inner;
+        let inner = &mut **guard;
         match evaluate {
             None => loop {
                 // Slices of search, Python's signal handlers run between them (Ctrl-C): the
                 // trees stop between two simulations and the next slice goes on from there.
-                let inner = &mut self.inner;
                 let done = py
                     .detach(|| {
                         let end = Instant::now() + INTERVAL;
@@ -278,10 +283,9 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
                 if !evaluate.is_callable() {
                     return Err(LudotecaValueError::new_err(format!("evaluate must be callable, got {}", type_name(&evaluate))));
                 }
-                let spec = self.inner.spec().clone();
+                let spec = inner.spec().clone();
                 loop {
                     py.check_signals()?;
-                    let inner = &mut self.inner;
                     let n = py.detach(|| inner.select()).map_err(|e| SearchError::new_err(e.to_string()))?;
                     if n == 0 {
                         break;
@@ -295,16 +299,15 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
                     {
                         // SAFETY: fresh C-contiguous arrays owned here; nothing else holds them.
                         let (o, m) = unsafe { (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous")) };
-                        let inner = &self.inner;
+                        let inner = &*inner;
                         py.detach(|| inner.write_leaves(o, m));
                     }
                     let (logits, values) = self.call_evaluate(py, &evaluate, n, obs, mask)?;
-                    let inner = &mut self.inner;
                     py.detach(|| inner.expand(&logits, &values)).map_err(|e| SearchError::new_err(e.to_string()))?;
                 }
             }
         }
-        let results = self.inner.results();
+        let results = inner.results();
         Ok(self.result_arrays(py, &results))
     }
 
@@ -316,17 +319,17 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     /// Simulations per search (per tree).
     #[getter]
     fn simulations(&self) -> u32 {
-        self.inner.config().simulations
+        self.config.simulations
     }
     /// Whether chance nodes are evaluated when first reached.
     #[getter]
     fn evaluate_chance(&self) -> bool {
-        self.inner.config().evaluate_chance
+        self.config.evaluate_chance
     }
     /// ``"puct"`` or ``"gumbel"``.
     #[getter]
     fn selection(&self) -> &'static str {
-        match self.inner.config().root {
+        match self.config.root {
             RootSelection::Puct => "puct",
             RootSelection::Gumbel => "gumbel",
         }
@@ -343,7 +346,7 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     }
 
     fn __repr__(&self) -> String {
-        let c = self.inner.config();
+        let c = &self.config;
         format!(
             "MCTS({:?}, simulations={}, selection={:?}, num_threads={})",
             self.game.entry().id,
