@@ -61,6 +61,10 @@ is imported.
 
 from __future__ import annotations
 
+from ._extras import require
+
+require("ludoteca.gym", "gymnasium", "gymnasium")
+
 import dataclasses
 from typing import Any, Callable, Optional, Protocol, SupportsInt, Union, runtime_checkable
 

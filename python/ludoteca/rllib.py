@@ -49,6 +49,10 @@ from ray.rllib.core.columns import Columns
 
 from __future__ import annotations
 
+from ._extras import require
+
+require("ludoteca.rllib", "rllib", "gymnasium", "torch", "ray")
+
 import gc
 import math
 import sys
