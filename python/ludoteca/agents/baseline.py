@@ -155,7 +155,8 @@ class NumpyNet:
     and checked before use: its ``meta`` must describe a network of a
     ludoteca game (observation shape and actions included), its weights must
     be finite and answer one forward pass, and what it asks of the search is
-    bounded: at most 1024 simulations, ``afterstate_plies`` at most 2 in a
+    bounded: ``play_simulations`` at most 1024 (a count taken from training is
+    capped there), ``afterstate_plies`` at most 2 in a
     game with dice and 4 without (deeper searches take seconds per move;
     ``Baseline(plies=...)`` or ``simulations=...`` ask for more). Anything
     else raises ``NetworkFileError``.
@@ -217,7 +218,10 @@ class NumpyNet:
         # visits grow: kharbaga's), nor always weaker (damas and tablero gain up to 256), so the
         # count is measured per network and stored with it.
         training_sims = meta.get("training", {}).get("config", {}).get("eval_simulations")
-        self.play_simulations: int = whole(meta.get("play_simulations") or training_sims or 64, 1, _MAX_SIMULATIONS, "its simulations per move")
+        if meta.get("play_simulations") is not None:
+            self.play_simulations: int = whole(meta["play_simulations"], 1, _MAX_SIMULATIONS, "play_simulations")
+        else:  # what training used, within what a move may afford
+            self.play_simulations = min(whole(training_sims or 64, 1, 1 << 31, "eval_simulations"), _MAX_SIMULATIONS)
         self.evaluate_chance: bool = bool(search.get("evaluate_chance", False))
         dice = "chance" in Game(game_id).options
         plies = search.get("afterstate_plies")

@@ -45,7 +45,7 @@ import numpy as np
 import torch
 
 from .._core import Game, State
-from ..agents.baseline import _BASELINES, Baseline, NetworkFileError, NumpyNet, shipped_baselines
+from ..agents.baseline import _BASELINES, _MAX_PLIES, Baseline, NetworkFileError, NumpyNet, shipped_baselines
 from ..agents.search import turn_values
 from ..errors import OptionError
 from .alphazero import _append_csv, _open_run, _Progress, _record_eval, _value_scale, _as_arrays, _as_tensors
@@ -112,10 +112,12 @@ class TDConfig:
                 raise OptionError(f"td: {name} must be an integer >= 1, got {v!r}")
         if isinstance(self.openings, bool) or not isinstance(self.openings, int) or not 0 <= self.openings <= 40:
             raise OptionError(f"td: openings must be an integer in [0, 40], got {self.openings!r}")
+        # As deep as a network file may ask Baseline to search (agents.baseline._MAX_PLIES).
+        top = _MAX_PLIES["dice" if "chance" in Game(self.game).options else "no dice"]
         for name in ("eval_plies", "play_plies"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 4:
-                raise OptionError(f"td: {name} must be an integer in [0, 4], got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= top:
+                raise OptionError(f"td: {name} must be an integer in [0, {top}] for {self.game}, got {v!r}")
         assert self.epsilon is not None and self.play_plies is not None  # set by __post_init__
         if not 0.0 <= self.lam <= 1.0:
             raise OptionError(f"td: lam must be in [0, 1], got {self.lam!r}")
