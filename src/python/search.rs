@@ -5,7 +5,7 @@
 use super::errors::{lock_or_busy, to_py, LudotecaValueError, OptionError, SearchError};
 use super::interrupt::INTERVAL;
 use super::state::{type_name, PyGame, PyState};
-use super::convert::{Int, Seed};
+use super::convert::{Flag, Int, Real, Seed, Text};
 use crate::batch::default_threads;
 use crate::dynamic::{DynGame, DynState};
 use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};
@@ -178,10 +178,10 @@ impl PyMcts {
 impl PyMcts {
     #[new]
     #[pyo3(signature = (
-        game, simulations = Int(800), *, selection = "puct", c_puct = 1.25, dirichlet_alpha = 0.3,
-        dirichlet_fraction = 0.0, temperature = 0.0, considered = Int(16), gumbel_scale = 1.0,
-        c_visit = 50.0, c_scale = 0.1, chance = "stratified", reuse_tree = false,
-        evaluate_chance = false, num_threads = None, seed = Seed(0)
+        game, simulations = Int(800), *, selection = Text("puct".into()), c_puct = Real(1.25), dirichlet_alpha = Real(0.3),
+        dirichlet_fraction = Real(0.0), temperature = Real(0.0), considered = Int(16), gumbel_scale = Real(1.0),
+        c_visit = Real(50.0), c_scale = Real(0.1), chance = Text("stratified".into()), reuse_tree = Flag(false),
+        evaluate_chance = Flag(false), num_threads = None, seed = Seed(0)
     ), text_signature = "(game, simulations=800, *, selection='puct', c_puct=1.25, dirichlet_alpha=0.3, \
 dirichlet_fraction=0.0, temperature=0.0, considered=16, gumbel_scale=1.0, c_visit=50.0, c_scale=0.1, \
 chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, seed=0)")]
@@ -189,22 +189,25 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     fn new(
         game: &Bound<'_, PyAny>,
         simulations: Int,
-        selection: &str,
-        c_puct: f32,
-        dirichlet_alpha: f32,
-        dirichlet_fraction: f32,
-        temperature: f32,
+        selection: Text,
+        c_puct: Real,
+        dirichlet_alpha: Real,
+        dirichlet_fraction: Real,
+        temperature: Real,
         considered: Int,
-        gumbel_scale: f32,
-        c_visit: f32,
-        c_scale: f32,
-        chance: &str,
-        reuse_tree: bool,
-        evaluate_chance: bool,
+        gumbel_scale: Real,
+        c_visit: Real,
+        c_scale: Real,
+        chance: Text,
+        reuse_tree: Flag,
+        evaluate_chance: Flag,
         num_threads: Option<Int>,
         seed: Seed,
     ) -> PyResult<Self> {
         let (simulations, considered, num_threads, seed) = (simulations.0, considered.0, num_threads.map(|t| t.0), seed.0);
+        // Checked wrappers above (OptionError naming what was expected, not pyo3's bare TypeError).
+        let (c_puct, dirichlet_alpha, dirichlet_fraction, temperature) = (c_puct.0 as f32, dirichlet_alpha.0 as f32, dirichlet_fraction.0 as f32, temperature.0 as f32);
+        let (gumbel_scale, c_visit, c_scale, reuse_tree, evaluate_chance) = (gumbel_scale.0 as f32, c_visit.0 as f32, c_scale.0 as f32, reuse_tree.0, evaluate_chance.0);
         let game = game_arg(game)?;
         let count = |name: &str, v: i64| -> PyResult<u32> {
             u32::try_from(v).ok().filter(|&x| x >= 1).ok_or_else(|| {
@@ -213,7 +216,7 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
         };
         let config = MctsConfig {
             simulations: count("simulations", simulations)?,
-            root: parse_root(selection)?,
+            root: parse_root(&selection)?,
             c_puct,
             dirichlet_alpha,
             dirichlet_fraction,
@@ -222,7 +225,7 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
             gumbel_scale,
             c_visit,
             c_scale,
-            chance: parse_chance(chance)?,
+            chance: parse_chance(&chance)?,
             reuse_tree,
             max_turns: 0,
             evaluate_chance,

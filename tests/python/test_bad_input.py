@@ -215,6 +215,23 @@ def test_vecenv_other_obs_dtypes_are_refused_with_a_library_error(dtype: object)
         ludoteca.VecEnv("tablut", num_envs=2, obs_dtype=dtype)
 
 
+@pytest.mark.parametrize(
+    "kwargs, expected",
+    [
+        ({"reuse_tree": None}, "expected True or False"),
+        ({"evaluate_chance": "yes"}, "expected True or False"),
+        ({"selection": 1}, "expected a string"),
+        ({"chance": None}, "expected a string"),
+        ({"c_puct": "x"}, "expected a number"),
+        ({"temperature": None}, "expected a number"),
+    ],
+)
+def test_mcts_options_of_the_wrong_type_raise_option_error(kwargs: dict, expected: str) -> None:
+    # pyo3's own answer was a bare TypeError ("'None' is not an instance of 'bool'").
+    with pytest.raises(errors.OptionError, match=expected):
+        ludoteca.MCTS("tablut", 8, **kwargs)
+
+
 def test_bad_perft_depth_and_rollout() -> None:
     s = ludoteca.Game("tablut").new_state()
     with pytest.raises(ValueError, match=r"perft depth must be an integer in \[0, 64\]"):
