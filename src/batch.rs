@@ -234,7 +234,8 @@ pub struct RolloutStats {
 }
 
 impl RolloutStats {
-    fn add(&mut self, o: &RolloutStats) {
+    /// Adds `o`'s counts to these (rollouts played in pieces).
+    pub fn add(&mut self, o: &RolloutStats) {
         self.steps += o.steps;
         self.terminated += o.terminated;
         self.truncated += o.truncated;

@@ -12,7 +12,7 @@ use crate::error::{GameError, Result};
 use crate::game::{BoardView, GameSpec, ObsBuf, ObsLayout, Rules};
 use crate::options::{OptKind, OptSpec, OptValue, Options};
 use crate::core::Player;
-use crate::search::eval::{Aborted, Builtin, Evaluator};
+use crate::search::eval::{Aborted, Builtin, Evaluator, Stop, Stoppable};
 #[cfg(test)]
 use crate::search::mcts::TreeCheck;
 use crate::search::mcts::{Forest, MctsConfig, Root, SearchResult};
@@ -182,10 +182,12 @@ pub trait DynState: Send + Sync {
     /// For [`session_of`]: the concrete state behind the trait object.
     fn as_any(&self) -> &dyn std::any::Any;
     /// Alpha-beta from this state ([`crate::search::alphabeta`]); `eval`
-    /// replaces the game's built-in evaluation.
-    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Evaluation<'_, '_>) -> Result<SearchAnswer>;
-    /// Expectimax from this state ([`crate::search::expectimax`]).
-    fn expectimax(&self, cfg: &expectimax::Config, eval: Evaluation<'_, '_>) -> Result<SearchAnswer>;
+    /// replaces the game's built-in evaluation. Once `stop` answers true
+    /// (it is asked every few hundred evaluations) the search gives up as
+    /// if its evaluation had failed.
+    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Evaluation<'_, '_>, stop: Stop<'_>) -> Result<SearchAnswer>;
+    /// Expectimax from this state ([`crate::search::expectimax`]); `stop` as for alpha-beta.
+    fn expectimax(&self, cfg: &expectimax::Config, eval: Evaluation<'_, '_>, stop: Stop<'_>) -> Result<SearchAnswer>;
     /// Every complete turn with the value for the mover of the position it
     /// leads to: the returns if the game ends (a third occurrence of the
     /// position included: a draw), the evaluation otherwise.
@@ -426,16 +428,16 @@ impl<R: Rules> DynState for StateBox<R> {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
-    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Evaluation<'_, '_>) -> Result<SearchAnswer> {
+    fn alphabeta(&self, cfg: &alphabeta::Config, eval: Evaluation<'_, '_>, stop: Stop<'_>) -> Result<SearchAnswer> {
         self.searchable()?;
         let rules = self.game.rules();
         let root = &self.session.state;
         // The tree's positions carry no history: the session says which of them would draw.
         let cfg = &alphabeta::Config { repeated: self.session.repeated_twice(), ..cfg.clone() };
         let found = match eval {
-            Evaluation::Builtin => alphabeta::search(rules, root, cfg, &mut Builtin),
-            Evaluation::Caller(f) => alphabeta::search(rules, root, cfg, &mut self.wrap(f)),
-            Evaluation::Network(net) => alphabeta::search(rules, root, cfg, &mut net.evaluator(rules, &self.game.config.obs)?),
+            Evaluation::Builtin => alphabeta::search(rules, root, cfg, &mut Stoppable::new(Builtin, stop)),
+            Evaluation::Caller(f) => alphabeta::search(rules, root, cfg, &mut Stoppable::new(self.wrap(f), stop)),
+            Evaluation::Network(net) => alphabeta::search(rules, root, cfg, &mut Stoppable::new(net.evaluator(rules, &self.game.config.obs)?, stop)),
         };
         let o = found.map_err(|e| match e {
             alphabeta::Failure::Aborted => GameError::Invalid(EVAL_FAILED.into()),
@@ -446,14 +448,14 @@ impl<R: Rules> DynState for StateBox<R> {
         })?;
         Ok(self.answer(o.best, o.value, rules.to_act(root).player(), o.depth, o.nodes, o.elapsed))
     }
-    fn expectimax(&self, cfg: &expectimax::Config, eval: Evaluation<'_, '_>) -> Result<SearchAnswer> {
+    fn expectimax(&self, cfg: &expectimax::Config, eval: Evaluation<'_, '_>, stop: Stop<'_>) -> Result<SearchAnswer> {
         self.searchable()?;
         let rules = self.game.rules();
         let root = &self.session.state;
         let found = match eval {
-            Evaluation::Builtin => expectimax::search(rules, root, cfg, &mut Builtin),
-            Evaluation::Caller(f) => expectimax::search(rules, root, cfg, &mut self.wrap(f)),
-            Evaluation::Network(net) => expectimax::search(rules, root, cfg, &mut net.evaluator(rules, &self.game.config.obs)?),
+            Evaluation::Builtin => expectimax::search(rules, root, cfg, &mut Stoppable::new(Builtin, stop)),
+            Evaluation::Caller(f) => expectimax::search(rules, root, cfg, &mut Stoppable::new(self.wrap(f), stop)),
+            Evaluation::Network(net) => expectimax::search(rules, root, cfg, &mut Stoppable::new(net.evaluator(rules, &self.game.config.obs)?, stop)),
         };
         let o = found.map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
         Ok(self.answer(o.best, o.value, Some(o.player), cfg.plies, o.nodes, o.elapsed))
@@ -526,6 +528,10 @@ impl<R: Rules> StateBox<R> {
     /// something else to settle (a draw offer to answer) is refused.
     fn searchable(&self) -> Result<()> {
         let rules = self.game.rules();
+        if self.session.to_act(rules) == ToAct::Terminal && rules.to_act(&self.session.state) != ToAct::Terminal {
+            // Over by the session's verdict (a repetition, a resignation, an accepted draw), not by the board.
+            return Err(GameError::GameOver { hint: ": search needs a position where a player decides" });
+        }
         if self.session.to_act(rules) != rules.to_act(&self.session.state) {
             return Err(GameError::Invalid(
                 "a draw offer is pending: answer it (accept_draw or decline_draw) before searching".into(),
@@ -695,6 +701,10 @@ pub trait DynMcts: Send + Sync {
     fn set_roots(&mut self, states: &[&dyn DynState]) -> Result<()>;
     /// The whole search with the built-in random-rollout evaluator.
     fn search_rollouts(&mut self) -> Result<()>;
+    /// The same search, given up between two simulations once `stop` says
+    /// so: `Ok(false)`, and a next call goes on where it stopped (the same
+    /// result as one uninterrupted call).
+    fn search_rollouts_until(&mut self, stop: Stop<'_>) -> Result<bool>;
     /// Runs every tree to its next leaf; the number of leaves waiting for an evaluation.
     fn select(&mut self) -> Result<usize>;
     /// Observations (in the game's `obs_format`) and legal masks of the
@@ -767,6 +777,10 @@ impl<R: Rules> DynMcts for MctsBox<R> {
 
     fn search_rollouts(&mut self) -> Result<()> {
         self.forest.search_rollouts(tree_rules(&self.explicit, &self.game))
+    }
+
+    fn search_rollouts_until(&mut self, stop: Stop<'_>) -> Result<bool> {
+        self.forest.search_rollouts_until(tree_rules(&self.explicit, &self.game), stop)
     }
 
     fn select(&mut self) -> Result<usize> {

@@ -205,6 +205,9 @@ class Env:
     ``step`` returns ``(obs, rewards, terminated, truncated, info)`` with
     ``rewards`` of shape (2,). ``info`` holds ``legal_action_mask``,
     ``current_player``, ``turn`` and the game's info fields.
+
+    One call at a time: a call made while another thread is inside a call of
+    the same Env raises ``LudotecaValueError`` at once.
     """
 
     def __new__(cls, game_id: str, seed: int = 0, **options: _Options) -> Env: ...
@@ -266,7 +269,7 @@ class VecEnv:
         seed: int = 0,
         num_threads: Optional[int] = None,
         copy: bool = True,
-        obs_dtype: Optional[str] = None,
+        obs_dtype: Union[str, npt.DTypeLike, None] = None,
         **options: _Options,
     ) -> VecEnv: ...
     def reset(
@@ -386,7 +389,9 @@ class MCTS:
     ``evaluate_chance=True`` also evaluates each chance node when first reached
     (its value for ``State.chance_player``, the mask passed all false) before
     later visits descend through its outcomes. Deterministic for ``seed``
-    whatever ``num_threads``. See ``docs/search.md``.
+    whatever ``num_threads``. See ``docs/search.md``. One search at a time:
+    a call made while another thread is inside ``search`` of the same MCTS
+    raises ``LudotecaValueError`` at once.
     """
 
     def __new__(

@@ -26,6 +26,7 @@ __all__ = [
     "RecordError",
     "SearchError",
     "SamplingError",
+    "CheckpointError",
 ]
 
 
@@ -143,3 +144,8 @@ class RecordError(LudotecaValueError):
         self.legal_moves = legal_moves
 class SearchError(LudotecaValueError):
     """A search could not run: e.g. an ``evaluate`` callback answered arrays of the wrong shape or non-finite numbers."""
+
+
+class CheckpointError(LudotecaValueError):
+    """A training checkpoint that cannot be resumed: unreadable, truncated, not a ludoteca run's, or
+    holding anything but tensors and plain data (it is read as data only: loading never runs code)."""

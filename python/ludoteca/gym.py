@@ -20,7 +20,10 @@ Single env (``gymnasium.Env``)::
 * **The opponent** moves inside ``step`` and ``reset``: ``"random"`` (uniform
   over legal actions, from the env's seeded generator), a callable
   ``f(state) -> action``, or an object with ``act(state)`` (or
-  ``__call__``). It receives a copy of the :class:`ludoteca.State`. Chance
+  ``__call__``), answering an action index or a complete move in notation
+  (every ``ludoteca.agents`` agent, e.g. ``make_agent("alphabeta:depth=2")``;
+  the move's decisions are then played without asking again). It receives a
+  copy of the :class:`ludoteca.State`. Chance
   events (backgammon dice with ``chance="explicit"``) are sampled from
   their probabilities inside ``step``/``reset`` too. So the agent only ever
   sees its own decisions; in multi-decision turns (a multi-capture, the
@@ -61,6 +64,10 @@ is imported.
 
 from __future__ import annotations
 
+from ._extras import require
+
+require("ludoteca.gym", "gymnasium", "gymnasium")
+
 import dataclasses
 from typing import Any, Callable, Optional, Protocol, SupportsInt, Union, runtime_checkable
 
@@ -90,15 +97,16 @@ __all__ = [
 
 @runtime_checkable
 class Opponent(Protocol):
-    """An opponent object: ``act(state)`` returns the action to play."""
+    """An opponent object: ``act(state)`` returns the action to play, or a complete move in notation
+    (as every ``ludoteca.agents`` agent answers), played decision by decision."""
 
-    def act(self, state: State) -> SupportsInt:
-        """The action (an index) to play in ``state``."""
+    def act(self, state: State) -> Union[SupportsInt, str]:
+        """The action (an index) or the complete move (notation) to play in ``state``."""
         ...
 
 
-OpponentLike = Union[str, Callable[[State], SupportsInt], Opponent]
-"""``"random"``, a callable ``f(state) -> action``, or an :class:`Opponent`."""
+OpponentLike = Union[str, Callable[[State], Union[SupportsInt, str]], Opponent]
+"""``"random"``, a callable ``f(state) -> action or move``, or an :class:`Opponent`."""
 
 AgentPlayer = Union[int, str]
 """``0``, ``1`` or ``"random"`` (drawn at every reset)."""
@@ -116,6 +124,52 @@ def _check_agent_player(agent_player: AgentPlayer) -> None:
         raise OptionError(f'agent_player must be 0, 1 or "random", got {agent_player!r}')
 
 
+class _DecisionByDecision:
+    """An opponent asked one decision at a time: an action index is played as it is; a complete move
+    in notation (the answer of every ``ludoteca.agents`` agent) is played as its decisions, the later
+    ones over the following calls without asking again."""
+
+    def __init__(self, choose: Callable[[State], Union[SupportsInt, str]]) -> None:
+        self._choose = choose
+        # Position string before each planned decision -> that decision.
+        self._plan: dict[str, int] = {}
+
+    def __call__(self, state: State) -> SupportsInt:
+        key = state.to_string()
+        if key in self._plan:
+            return self._plan.pop(key)
+        choice = self._choose(state)
+        if not isinstance(choice, str):
+            return choice
+        steps = _decisions_of(state, choice)
+        self._plan = dict(steps[1:])
+        return steps[0][1]
+
+
+def _decisions_of(state: State, move: str) -> list[tuple[str, int]]:
+    """The decisions of the complete move ``move`` from ``state``, each with the position string
+    before it (depth-first over the turn's decisions, positions met twice searched once)."""
+    after = state.clone()
+    after.play(move)  # MoveError for a move that is not legal here
+    target, turn = after.to_string(), state.turns_played
+    stack: list[tuple[State, list[tuple[str, int]]]] = [(state, [])]
+    seen: set[str] = set()
+    while stack:
+        st, path = stack.pop()
+        here = st.to_string()
+        for a in st.legal_actions().tolist():
+            child = st.clone()
+            child.apply_action(a)
+            key = child.to_string()
+            if child.turns_played != turn or child.is_terminal() or child.is_chance_node():
+                if key == target:
+                    return path + [(here, a)]
+            elif key not in seen:
+                seen.add(key)
+                stack.append((child, path + [(here, a)]))
+    raise OptionError(f"opponent's move {move!r}: no decisions lead to it from {state.to_string()[:80]!r}")
+
+
 def _opponent_fn(opponent: OpponentLike) -> Optional[Callable[[State], SupportsInt]]:
     """None for the built-in random opponent, else a function state -> action."""
     if isinstance(opponent, str):
@@ -124,9 +178,9 @@ def _opponent_fn(opponent: OpponentLike) -> Optional[Callable[[State], SupportsI
         return None
     act = getattr(opponent, "act", None)
     if callable(act):
-        return act  # type: ignore[no-any-return]
+        return _DecisionByDecision(act)
     if callable(opponent):
-        return opponent
+        return _DecisionByDecision(opponent)
     raise OptionError(f"opponent must be \"random\", a callable or an object with act(state), got {type(opponent).__name__}")
 
 

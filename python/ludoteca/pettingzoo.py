@@ -38,6 +38,10 @@ ludoteca`` alone never imports it.
 
 from __future__ import annotations
 
+from ._extras import require
+
+require("ludoteca.pettingzoo", "pettingzoo", "gymnasium", "pettingzoo")
+
 from typing import Any, Optional, Union
 
 import numpy as np

@@ -46,6 +46,10 @@ alone never imports it.
 
 from __future__ import annotations
 
+from ._extras import require
+
+require("ludoteca.rllib", "rllib", "gymnasium", "torch", "ray")
+
 import gc
 import math
 import sys

@@ -35,6 +35,10 @@ process and no pickling::
 
 from __future__ import annotations
 
+from ._extras import require
+
+require("ludoteca.sb3", "sb3", "gymnasium", "stable_baselines3")
+
 from collections.abc import Sequence
 from typing import Any, Optional, Union
 

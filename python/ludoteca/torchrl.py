@@ -37,6 +37,10 @@ TorchRL's OpenSpiel and PettingZoo wrappers step one game per env object;
 
 from __future__ import annotations
 
+from ._extras import require
+
+require("ludoteca.torchrl", "torchrl", "torch", "tensordict", "torchrl")
+
 from typing import Any, Optional, Union
 
 import numpy as np

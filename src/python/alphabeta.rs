@@ -5,11 +5,12 @@
 //! it: every leaf is a Python call).
 
 use super::errors::{to_py, LudotecaValueError, OptionError};
+use super::interrupt::SignalCheck;
 use super::state::PyState;
 use super::convert::{Flag, Int, Real};
 use crate::core::Player;
 use crate::dynamic::{DynEval, DynState, Evaluation, SearchAnswer};
-use crate::search::eval::Aborted;
+use crate::search::eval::{never, Aborted, Stop};
 use crate::search::mlp::Mlp;
 use crate::search::{alphabeta, expectimax};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -71,11 +72,11 @@ impl PyMlp {
 
     /// The value of ``state`` for ``player``, as a search's leaf sees it
     /// (``returns()[player]`` once the game is over).
-    fn __call__(&self, py: Python<'_>, state: &PyState, player: Int) -> PyResult<f32> {
+    fn __call__(&self, py: Python<'_>, state: &Bound<'_, PyState>, player: Int) -> PyResult<f32> {
         if !(0..=1).contains(&player.0) {
             return Err(option_error(format!("player must be 0 or 1, got {}", player.0)));
         }
-        let (inner, net) = (&state.inner, &*self.net);
+        let (inner, net) = (searched(state), &*self.net);
         py.detach(|| inner.evaluate(Evaluation::Network(net), Player::from_index(player.0 as usize))).map_err(to_py)
     }
 
@@ -99,21 +100,39 @@ impl PyMlp {
     }
 }
 
+/// A copy of `state` to search: no borrow of the Python object is held while
+/// the search runs without the GIL, so another thread may play on it meanwhile.
+fn searched(state: &Bound<'_, PyState>) -> Box<dyn DynState> {
+    state.borrow().inner.clone_box()
+}
+
 /// Runs `run` with the caller's evaluation: none (the built-in one) or a
 /// native network, without the GIL; a Python callable, holding it. The
-/// evaluation's own exception is raised as it is.
+/// evaluation's own exception is raised as it is. `run` is also handed a
+/// `Stop` hook that answers Ctrl-C (the exception raised is Python's
+/// `KeyboardInterrupt`, or whatever the signal's handler raises).
 fn with_eval<T: Send>(
     py: Python<'_>,
     evaluate: Option<&Bound<'_, PyAny>>,
-    run: impl for<'a, 'b> FnOnce(Evaluation<'a, 'b>) -> crate::Result<T> + Send,
+    run: impl for<'a, 'b> FnOnce(Evaluation<'a, 'b>, Stop<'_>) -> crate::Result<T> + Send,
 ) -> PyResult<T> {
-    let Some(callable) = evaluate else {
-        return py.detach(move || run(Evaluation::Builtin)).map_err(to_py);
+    let net = match evaluate {
+        None => None,
+        Some(callable) => callable.cast::<PyMlp>().ok().map(|n| n.get().net.clone()),
     };
-    if let Ok(net) = callable.cast::<PyMlp>() {
-        let net = net.get().net.clone();
-        return py.detach(move || run(Evaluation::Network(&net))).map_err(to_py);
+    if evaluate.is_none() || net.is_some() {
+        let signals = SignalCheck::new();
+        let hook = || signals.stop();
+        let result = py.detach(|| match &net {
+            None => run(Evaluation::Builtin, &hook),
+            Some(net) => run(Evaluation::Network(net), &hook),
+        });
+        return match signals.take() {
+            Some(e) => Err(e),
+            None => result.map_err(to_py),
+        };
     }
+    let callable = evaluate.expect("a callable");
     if !callable.is_callable() {
         return Err(option_error(format!(
             "evaluate must be a callable evaluate(state, player) -> float, got {}",
@@ -140,7 +159,8 @@ fn with_eval<T: Send>(
             }
         };
         let f: &mut DynEval<'_> = &mut f;
-        run(Evaluation::Caller(f))
+        // Python runs its signal handlers at each call of the callable: a Ctrl-C surfaces as its exception.
+        run(Evaluation::Caller(f), &never)
     };
     match failure {
         Some(e) => Err(e),
@@ -186,7 +206,7 @@ fn answer_to_dict<'py>(py: Python<'py>, a: &SearchAnswer) -> PyResult<Bound<'py,
 )]
 fn alphabeta_search<'py>(
     py: Python<'py>,
-    state: &PyState,
+    state: &Bound<'py, PyState>,
     depth: Int,
     time: Option<f64>,
     tt_size: Int,
@@ -221,8 +241,8 @@ fn alphabeta_search<'py>(
         contempt: contempt as f32,
         threats,
     };
-    let inner = &state.inner;
-    let a = with_eval(py, evaluate.as_ref(), |e| inner.alphabeta(&cfg, e))?;
+    let inner = searched(state);
+    let a = with_eval(py, evaluate.as_ref(), |e, stop| inner.alphabeta(&cfg, e, stop))?;
     answer_to_dict(py, &a)
 }
 
@@ -233,7 +253,7 @@ fn alphabeta_search<'py>(
 #[pyo3(signature = (state, plies=Int(1), filter=Int(8), evaluate=None), text_signature = "(state, plies=1, filter=8, evaluate=None)")]
 fn expectimax_search<'py>(
     py: Python<'py>,
-    state: &PyState,
+    state: &Bound<'py, PyState>,
     plies: Int,
     filter: Int,
     evaluate: Option<Bound<'py, PyAny>>,
@@ -247,8 +267,8 @@ fn expectimax_search<'py>(
         return Err(option_error(format!("filter must be an integer in [0, 1000] (0 keeps every move), got {filter}")));
     }
     let cfg = expectimax::Config { plies: plies as u32, filter: filter as usize };
-    let inner = &state.inner;
-    let a = with_eval(py, evaluate.as_ref(), |e| inner.expectimax(&cfg, e))?;
+    let inner = searched(state);
+    let a = with_eval(py, evaluate.as_ref(), |e, stop| inner.expectimax(&cfg, e, stop))?;
     answer_to_dict(py, &a)
 }
 
@@ -260,9 +280,9 @@ fn expectimax_search<'py>(
 /// counts more the sooner the game ends (above 1, as in ``alphabeta_search``).
 #[pyfunction]
 #[pyo3(signature = (state, evaluate=None, replies=false))]
-fn turn_values(py: Python<'_>, state: &PyState, evaluate: Option<Bound<'_, PyAny>>, replies: bool) -> PyResult<Vec<(String, f32)>> {
-    let inner = &state.inner;
-    with_eval(py, evaluate.as_ref(), |e| inner.turn_values(e, replies))
+fn turn_values(py: Python<'_>, state: &Bound<'_, PyState>, evaluate: Option<Bound<'_, PyAny>>, replies: bool) -> PyResult<Vec<(String, f32)>> {
+    let inner = searched(state);
+    with_eval(py, evaluate.as_ref(), |e, _| inner.turn_values(e, replies))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -30,3 +30,22 @@ pub(crate) fn to_py(e: GameError) -> PyErr {
         GameError::Invalid(_) => LudotecaValueError::new_err(message),
     }
 }
+
+/// `m`'s contents, or a library error (not pyo3's "Already borrowed") when
+/// another thread is inside a call of the same object: `what` is the class
+/// name. The objects whose calls release the GIL (`Env`, `MCTS`, `VecEnv`)
+/// keep their mutable part behind a mutex, so that this is the only error a
+/// shared object can meet.
+pub(crate) fn lock_or_busy<'a, T>(m: &'a std::sync::Mutex<T>, what: &str) -> PyResult<std::sync::MutexGuard<'a, T>> {
+    use std::sync::TryLockError;
+    match m.try_lock() {
+        Ok(guard) => Ok(guard),
+        Err(TryLockError::WouldBlock) => Err(LudotecaValueError::new_err(format!(
+            "this {what} is in use by another thread: an {what} serves one call at a time \
+             (give each thread its own {what}, or guard a shared one with a lock)"
+        ))),
+        Err(TryLockError::Poisoned(_)) => {
+            Err(LudotecaValueError::new_err(format!("this {what} is unusable: an earlier call on it failed inside the engine")))
+        }
+    }
+}

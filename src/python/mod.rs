@@ -5,6 +5,7 @@ mod convert;
 mod alphabeta;
 mod env;
 mod errors;
+mod interrupt;
 mod sampling;
 mod search;
 mod state;

@@ -2,9 +2,10 @@
 //! evaluated by a Python callable once per wave (numpy in and out) or by
 //! the built-in random-rollout evaluator. Tree work runs without the GIL.
 
-use super::errors::{to_py, LudotecaValueError, OptionError, SearchError};
+use super::errors::{lock_or_busy, to_py, LudotecaValueError, OptionError, SearchError};
+use super::interrupt::INTERVAL;
 use super::state::{type_name, PyGame, PyState};
-use super::convert::{Int, Seed};
+use super::convert::{Flag, Int, Real, Seed, Text};
 use crate::batch::default_threads;
 use crate::dynamic::{DynGame, DynState};
 use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};
@@ -13,7 +14,8 @@ use crate::game::{ObsBuf, ObsFormat};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// What one ``MCTS.search`` found: one row per state searched.
 #[pyclass(name = "SearchResult", module = "ludoteca._core", frozen)]
@@ -53,11 +55,15 @@ impl PySearchResult {
 /// ``evaluate_chance=True`` also evaluates each chance node when first reached
 /// (its value for ``State.chance_player``, the mask passed all false) before
 /// later visits descend through its outcomes. Deterministic for ``seed``
-/// whatever ``num_threads``. See ``docs/search.md``.
-#[pyclass(name = "MCTS", module = "ludoteca._core")]
+/// whatever ``num_threads``. See ``docs/search.md``. One search at a time:
+/// a call made while another thread is inside ``search`` of the same MCTS
+/// raises ``LudotecaValueError`` at once.
+#[pyclass(name = "MCTS", module = "ludoteca._core", frozen)]
 pub struct PyMcts {
     game: Arc<dyn DynGame>,
-    inner: Box<dyn DynMcts>,
+    inner: Mutex<Box<dyn DynMcts>>,
+    /// The search's configuration (a copy, read without waiting for a search).
+    config: MctsConfig,
     threads: usize,
     seed: u64,
 }
@@ -173,10 +179,10 @@ impl PyMcts {
 impl PyMcts {
     #[new]
     #[pyo3(signature = (
-        game, simulations = Int(800), *, selection = "puct", c_puct = 1.25, dirichlet_alpha = 0.3,
-        dirichlet_fraction = 0.0, temperature = 0.0, considered = Int(16), gumbel_scale = 1.0,
-        c_visit = 50.0, c_scale = 0.1, chance = "stratified", reuse_tree = false,
-        evaluate_chance = false, num_threads = None, seed = Seed(0)
+        game, simulations = Int(800), *, selection = Text("puct".into()), c_puct = Real(1.25), dirichlet_alpha = Real(0.3),
+        dirichlet_fraction = Real(0.0), temperature = Real(0.0), considered = Int(16), gumbel_scale = Real(1.0),
+        c_visit = Real(50.0), c_scale = Real(0.1), chance = Text("stratified".into()), reuse_tree = Flag(false),
+        evaluate_chance = Flag(false), num_threads = None, seed = Seed(0)
     ), text_signature = "(game, simulations=800, *, selection='puct', c_puct=1.25, dirichlet_alpha=0.3, \
 dirichlet_fraction=0.0, temperature=0.0, considered=16, gumbel_scale=1.0, c_visit=50.0, c_scale=0.1, \
 chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, seed=0)")]
@@ -184,22 +190,25 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     fn new(
         game: &Bound<'_, PyAny>,
         simulations: Int,
-        selection: &str,
-        c_puct: f32,
-        dirichlet_alpha: f32,
-        dirichlet_fraction: f32,
-        temperature: f32,
+        selection: Text,
+        c_puct: Real,
+        dirichlet_alpha: Real,
+        dirichlet_fraction: Real,
+        temperature: Real,
         considered: Int,
-        gumbel_scale: f32,
-        c_visit: f32,
-        c_scale: f32,
-        chance: &str,
-        reuse_tree: bool,
-        evaluate_chance: bool,
+        gumbel_scale: Real,
+        c_visit: Real,
+        c_scale: Real,
+        chance: Text,
+        reuse_tree: Flag,
+        evaluate_chance: Flag,
         num_threads: Option<Int>,
         seed: Seed,
     ) -> PyResult<Self> {
         let (simulations, considered, num_threads, seed) = (simulations.0, considered.0, num_threads.map(|t| t.0), seed.0);
+        // Checked wrappers above (OptionError naming what was expected, not pyo3's bare TypeError).
+        let (c_puct, dirichlet_alpha, dirichlet_fraction, temperature) = (c_puct.0 as f32, dirichlet_alpha.0 as f32, dirichlet_fraction.0 as f32, temperature.0 as f32);
+        let (gumbel_scale, c_visit, c_scale, reuse_tree, evaluate_chance) = (gumbel_scale.0 as f32, c_visit.0 as f32, c_scale.0 as f32, reuse_tree.0, evaluate_chance.0);
         let game = game_arg(game)?;
         let count = |name: &str, v: i64| -> PyResult<u32> {
             u32::try_from(v).ok().filter(|&x| x >= 1).ok_or_else(|| {
@@ -208,7 +217,7 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
         };
         let config = MctsConfig {
             simulations: count("simulations", simulations)?,
-            root: parse_root(selection)?,
+            root: parse_root(&selection)?,
             c_puct,
             dirichlet_alpha,
             dirichlet_fraction,
@@ -217,7 +226,7 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
             gumbel_scale,
             c_visit,
             c_scale,
-            chance: parse_chance(chance)?,
+            chance: parse_chance(&chance)?,
             reuse_tree,
             max_turns: 0,
             evaluate_chance,
@@ -231,7 +240,8 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
             crate::error::GameError::Invalid(m) => OptionError::new_err(m),
             e => to_py(e),
         })?;
-        Ok(PyMcts { game, inner, threads, seed })
+        let config = inner.config().clone();
+        Ok(PyMcts { game, inner: Mutex::new(inner), config, threads, seed })
     }
 
     /// Searches every state (one tree each) and returns one row per state.
@@ -253,29 +263,43 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     /// ``SearchError`` (so does a chance node without a ``chance_player``
     /// under ``evaluate_chance``); an exception in ``evaluate`` propagates.
     #[pyo3(signature = (states, evaluate = None))]
-    fn search(&mut self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
+    fn search(&self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
         let handles = Self::collect_states(states)?;
         if handles.is_empty() {
             return Err(LudotecaValueError::new_err("states must hold at least one State"));
         }
         let borrowed: Vec<PyRef<'_, PyState>> = handles.iter().map(|h| h.borrow(py)).collect();
         let refs: Vec<&dyn DynState> = borrowed.iter().map(|s| s.inner.as_ref()).collect();
-        self.inner.set_roots(&refs).map_err(to_py)?;
+        let mut guard = lock_or_busy(&self.inner, "MCTS")?;
+        guard.set_roots(&refs).map_err(to_py)?;
         drop(refs);
         drop(borrowed);
-        let inner = &mut self.inner;
+        let inner = &mut **guard;
         match evaluate {
-            None => py.detach(|| inner.search_rollouts()).map_err(|e| SearchError::new_err(e.to_string()))?,
+            None => loop {
+                // Slices of search, Python's signal handlers run between them (Ctrl-C): the
+                // trees stop between two simulations and the next slice goes on from there.
+                let done = py
+                    .detach(|| {
+                        let end = Instant::now() + INTERVAL;
+                        inner.search_rollouts_until(&|| Instant::now() >= end)
+                    })
+                    .map_err(|e| SearchError::new_err(e.to_string()))?;
+                if done {
+                    break;
+                }
+                py.check_signals()?;
+            },
             Some(evaluate) => {
                 if !evaluate.is_callable() {
                     return Err(LudotecaValueError::new_err(format!("evaluate must be callable, got {}", type_name(&evaluate))));
                 }
-                let spec = self.inner.spec().clone();
+                let spec = inner.spec().clone();
                 // The rows the game's environments give (`obs_format`): a
                 // network trained on them is searched with as it is.
                 let layout = self.game.obs_layout().clone();
                 loop {
-                    let inner = &mut self.inner;
+                    py.check_signals()?;
                     let n = py.detach(|| inner.select()).map_err(|e| SearchError::new_err(e.to_string()))?;
                     if n == 0 {
                         break;
@@ -288,24 +312,23 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
                         let obs = PyArrayDyn::<u8>::zeros(py, dims, false);
                         // SAFETY: fresh C-contiguous arrays owned here; nothing else holds them.
                         let (o, m) = unsafe { (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous")) };
-                        let inner = &self.inner;
+                        let inner = &*inner;
                         py.detach(|| inner.write_leaves(ObsBuf::U8(o), m));
                         obs.into_any()
                     } else {
                         let obs = PyArrayDyn::<f32>::zeros(py, dims, false);
                         // SAFETY: as above.
                         let (o, m) = unsafe { (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous")) };
-                        let inner = &self.inner;
+                        let inner = &*inner;
                         py.detach(|| inner.write_leaves(ObsBuf::F32(o), m));
                         obs.into_any()
                     };
                     let (logits, values) = self.call_evaluate(py, &evaluate, n, obs, mask)?;
-                    let inner = &mut self.inner;
                     py.detach(|| inner.expand(&logits, &values)).map_err(|e| SearchError::new_err(e.to_string()))?;
                 }
             }
         }
-        let results = self.inner.results();
+        let results = inner.results();
         Ok(self.result_arrays(py, &results))
     }
 
@@ -317,17 +340,17 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     /// Simulations per search (per tree).
     #[getter]
     fn simulations(&self) -> u32 {
-        self.inner.config().simulations
+        self.config.simulations
     }
     /// Whether chance nodes are evaluated when first reached.
     #[getter]
     fn evaluate_chance(&self) -> bool {
-        self.inner.config().evaluate_chance
+        self.config.evaluate_chance
     }
     /// ``"puct"`` or ``"gumbel"``.
     #[getter]
     fn selection(&self) -> &'static str {
-        match self.inner.config().root {
+        match self.config.root {
             RootSelection::Puct => "puct",
             RootSelection::Gumbel => "gumbel",
         }
@@ -344,7 +367,7 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     }
 
     fn __repr__(&self) -> String {
-        let c = self.inner.config();
+        let c = &self.config;
         format!(
             "MCTS({:?}, simulations={}, selection={:?}, num_threads={})",
             self.game.entry().id,

@@ -392,9 +392,10 @@ impl PyState {
     }
 
     /// Leaves of the tree of complete turns (distinct positions) to ``depth``.
-    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+    fn perft(slf: &Bound<'_, Self>, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
         let depth = int_in(depth, 0, 64, |m| LudotecaValueError::new_err(m), "perft depth must be an integer in [0, 64]")?;
-        let state = self.inner.clone_box();
+        // A copy, the object's borrow released: another thread may play on it meanwhile.
+        let state = slf.borrow().inner.clone_box();
         py.detach(move || state.perft(depth as u32)).map_err(to_py)
     }
 

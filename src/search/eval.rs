@@ -52,3 +52,42 @@ pub fn state_key<S: Hash>(s: &S) -> u64 {
 pub fn squash(x: f32) -> f32 {
     x / (1.0 + x.abs())
 }
+
+/// A caller's "should the search give up now?" (the bindings answer from
+/// Python's signal handlers: a Ctrl-C). Asked between pieces of work, never
+/// in the middle of one, so what was searched stays consistent.
+pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// Never stops.
+pub fn never() -> bool {
+    false
+}
+
+/// `inner` that also gives up ([`Aborted`]) once `stop` says so, asking it
+/// every [`Stoppable::EVERY`] evaluations: the searches need no hook of
+/// their own, as every one of them calls its evaluation all along.
+pub struct Stoppable<'s, E> {
+    pub inner: E,
+    stop: Stop<'s>,
+    calls: u32,
+}
+
+impl<'s, E> Stoppable<'s, E> {
+    /// Evaluations between two questions to `stop` (a few microseconds of search).
+    pub const EVERY: u32 = 256;
+
+    pub fn new(inner: E, stop: Stop<'s>) -> Self {
+        Stoppable { inner, stop, calls: 0 }
+    }
+}
+
+impl<R: Rules, E: Evaluator<R>> Evaluator<R> for Stoppable<'_, E> {
+    #[inline]
+    fn evaluate(&mut self, rules: &R, s: &R::State, player: Player) -> Result<f32, Aborted> {
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls % Self::EVERY == 0 && (self.stop)() {
+            return Err(Aborted);
+        }
+        self.inner.evaluate(rules, s, player)
+    }
+}

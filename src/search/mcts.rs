@@ -21,6 +21,7 @@
 //! (positions repeated inside the tree are not drawn; the session's history
 //! still rules the real game).
 
+use super::eval::{never, Stop};
 use super::mcts_random::{dirichlet, gumbel};
 use super::tree::{sign, Kind, Tree};
 use crate::core::{derive_seed, rng_from_seed, Action, Applied, GameRng, Player, ToAct};
@@ -28,6 +29,7 @@ use crate::error::{GameError, Result};
 use crate::game::{write_obs, ObsBuf, ObsFormat, ObsLayout, Rules};
 use rand::RngExt;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How the root chooses what to simulate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -428,12 +430,29 @@ impl<R: Rules> Forest<R> {
     /// the others. A waiting chance node (`evaluate_chance`) is valued by a
     /// playout from it too.
     pub fn search_rollouts(&mut self, rules: &R) -> Result<()> {
+        self.search_rollouts_until(rules, &never).map(|_| ())
+    }
+
+    /// [`Forest::search_rollouts`] that gives up once `stop` says so, asked
+    /// by every tree before each of its simulations (from the search's
+    /// threads): `Ok(false)` then, each tree left between two simulations,
+    /// and a next call goes on where they stopped (each tree's simulations
+    /// and generator are its own, so the result is an uninterrupted one's).
+    pub fn search_rollouts_until(&mut self, rules: &R, stop: Stop<'_>) -> Result<bool> {
         let config = &self.config.clone();
+        let stopped = AtomicBool::new(false);
         self.for_each_tree(|_, t| {
             let a = rules.spec().num_actions;
             let zeros = vec![0.0f32; a];
             let mut buf = vec![false; a];
-            while t.advance(rules, config) {
+            loop {
+                if stop() {
+                    stopped.store(true, Ordering::Relaxed);
+                    break;
+                }
+                if !t.advance(rules, config) {
+                    break;
+                }
                 let leaf = &t.tree.nodes[*t.path.last().expect("waiting") as usize];
                 let (state, turns) = (leaf.state.clone().expect("a leaf has its state"), leaf.turns);
                 let player = leaf.kind.waiting_player().expect("a waiting leaf");
@@ -441,7 +460,8 @@ impl<R: Rules> Forest<R> {
                 t.expand_leaf(rules, config, &zeros, sign(player) * v0);
             }
         });
-        self.failure()
+        self.failure()?;
+        Ok(!stopped.into_inner())
     }
 
     /// The result of every tree (call after the search).

@@ -670,3 +670,32 @@ fn a_win_at_once_is_always_played() {
         }
     }
 }
+
+#[test]
+fn a_search_stopped_between_simulations_and_resumed_gives_the_uninterrupted_result() {
+    // The hook Ctrl-C uses: every tree stops where it is, and the next call goes on.
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let g = game("kharbaga", &[]);
+    let roots: Vec<Box<dyn DynState>> = (0..3).map(|i| g.clone().new_state(i)).collect();
+    let refs: Vec<&dyn DynState> = roots.iter().map(|s| s.as_ref()).collect();
+    for threads in [1, 2] {
+        let (_, whole) = search(&g, &refs, config(200, RootSelection::Gumbel), threads, 7);
+        let mut m = g.clone().new_mcts(config(200, RootSelection::Gumbel), threads, 7).unwrap();
+        m.set_roots(&refs).unwrap();
+        let asked = AtomicU32::new(0);
+        // Answers "stop" at every 37th question: each call runs a few simulations of each tree.
+        let stop = || asked.fetch_add(1, Ordering::Relaxed) % 37 == 36;
+        let mut calls = 1;
+        while !m.search_rollouts_until(&stop).unwrap() {
+            calls += 1;
+        }
+        assert!(calls > 5, "the hook never stopped the search");
+        let pieces = m.results();
+        for (a, b) in whole.iter().zip(&pieces) {
+            assert_eq!((a.action, &a.children, a.value), (b.action, &b.children, b.value));
+        }
+        for i in 0..3 {
+            m.check_tree(i).unwrap();
+        }
+    }
+}

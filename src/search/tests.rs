@@ -533,3 +533,26 @@ fn alphabeta_prefers_the_win_at_once_to_a_later_win_found_by_quiescence() {
         }
     }
 }
+
+#[test]
+fn a_stop_hook_gives_up_alpha_beta_and_expectimax_and_a_silent_one_changes_nothing() {
+    use super::eval::{never, Stoppable};
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let r = DraughtsRules::new(preset::INTERNATIONAL);
+    let s = r.initial(0);
+    let cfg = Config { depth: 3, ..Config::default() };
+    let plain = alphabeta::search(&r, &s, &cfg, &mut Builtin).unwrap();
+    let silent = alphabeta::search(&r, &s, &cfg, &mut Stoppable::new(Builtin, &never)).unwrap();
+    assert_eq!((plain.best, plain.value, plain.nodes), (silent.best, silent.value, silent.nodes));
+    // Asked every Stoppable::EVERY evaluations; the search gives up at the first "stop".
+    let asked = AtomicU32::new(0);
+    let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 2;
+    let got = alphabeta::search(&r, &s, &Config { depth: 40, ..Config::default() }, &mut Stoppable::new(Builtin, &stop));
+    assert_eq!(got.unwrap_err(), alphabeta::Failure::Aborted);
+    assert_eq!(asked.load(Ordering::Relaxed), 3);
+    let bg = Backgammon::new(1, false);
+    let rolled = bg.initial_state(&mut rng_from_seed(1));
+    let always = || true;
+    let got = expectimax::search(&bg, &rolled, &expectimax::Config { plies: 2, filter: 0 }, &mut Stoppable::new(Builtin, &always));
+    assert!(got.is_err());
+}

@@ -194,6 +194,44 @@ def test_vecenv_bad_construction(kwargs: dict, expected: str) -> None:
         ludoteca.VecEnv("tablut", **kwargs)
 
 
+@pytest.mark.parametrize("copy", [None, "yes", 1])
+def test_vecenv_copy_takes_true_or_false_and_nothing_else(copy: object) -> None:
+    with pytest.raises(errors.OptionError, match="expected True or False"):
+        ludoteca.VecEnv("tablut", num_envs=2, copy=copy)
+
+
+@pytest.mark.parametrize("dtype, name", [(np.uint8, "uint8"), (np.dtype("uint8"), "uint8"), (np.float32, "float32"), (np.dtype(np.float32), "float32")])
+def test_vecenv_obs_dtype_takes_numpy_dtypes_as_well_as_their_names(dtype: object, name: str) -> None:
+    by_type = ludoteca.VecEnv("tablut", num_envs=2, obs_dtype=dtype)
+    by_name = ludoteca.VecEnv("tablut", num_envs=2, obs_dtype=name)
+    assert by_type.obs_dtype == by_name.obs_dtype == name
+    np.testing.assert_array_equal(by_type.reset()[0], by_name.reset()[0])
+    assert by_type.reset()[0].dtype == np.dtype(name)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int8, [("a", "u1")], 8, b"uint8"])
+def test_vecenv_other_obs_dtypes_are_refused_with_a_library_error(dtype: object) -> None:
+    with pytest.raises(errors.OptionError, match=r"obs_dtype must be None, \"float32\" or \"uint8\""):
+        ludoteca.VecEnv("tablut", num_envs=2, obs_dtype=dtype)
+
+
+@pytest.mark.parametrize(
+    "kwargs, expected",
+    [
+        ({"reuse_tree": None}, "expected True or False"),
+        ({"evaluate_chance": "yes"}, "expected True or False"),
+        ({"selection": 1}, "expected a string"),
+        ({"chance": None}, "expected a string"),
+        ({"c_puct": "x"}, "expected a number"),
+        ({"temperature": None}, "expected a number"),
+    ],
+)
+def test_mcts_options_of_the_wrong_type_raise_option_error(kwargs: dict, expected: str) -> None:
+    # pyo3's own answer was a bare TypeError ("'None' is not an instance of 'bool'").
+    with pytest.raises(errors.OptionError, match=expected):
+        ludoteca.MCTS("tablut", 8, **kwargs)
+
+
 def test_bad_perft_depth_and_rollout() -> None:
     s = ludoteca.Game("tablut").new_state()
     with pytest.raises(ValueError, match=r"perft depth must be an integer in \[0, 64\]"):

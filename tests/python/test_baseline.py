@@ -5,6 +5,7 @@ every shipped network plays, and its model card states what its file says."""
 from __future__ import annotations
 
 import random
+from typing import Any
 import subprocess
 import sys
 import re
@@ -335,3 +336,88 @@ def test_a_blend_from_a_later_turn_plays_the_network_alone_before_it_and_the_ble
             Baseline(path=path, builtin_from=bad)
     with pytest.raises(OptionError, match="plies and filter, not builtin_from"):
         Baseline("backgammon", builtin_from=3)
+
+
+def _rewrite(src: Path, dst: Path, meta_edit: Any = None, **arrays: Any) -> Path:
+    """A copy of the network file ``src`` with its meta edited and arrays replaced (None: removed)."""
+    import json
+
+    with np.load(src) as d:
+        data = {k: d[k] for k in d.files}
+    meta = json.loads(str(data["meta"]))
+    if meta_edit is not None:
+        meta_edit(meta)
+    data["meta"] = np.array(json.dumps(meta))
+    for k, v in arrays.items():
+        if v is None:
+            data.pop(k)
+        else:
+            data[k] = v
+    np.savez(dst, **data)
+    return dst
+
+
+def _corruptions(tmp: Path) -> dict[str, Path]:
+    shipped = Path(ludoteca.__file__).parent / "baselines"
+    mlp, resnet = shipped / "tablut.npz", shipped / "kharbaga.npz"
+    raw = mlp.read_bytes()
+    out: dict[str, Path] = {}
+
+    def put(name: str, data: bytes) -> None:
+        out[name] = tmp / f"{name}.npz"
+        out[name].write_bytes(data)
+
+    put("truncated", raw[: len(raw) // 2])
+    flipped = bytearray(raw)
+    flipped[len(raw) // 3] ^= 0xFF
+    put("flipped byte", bytes(flipped))
+    np.savez(tmp / "meta not json.npz", meta=np.array("{not json"))
+    out["meta not json"] = tmp / "meta not json.npz"
+    np.savez(tmp / "deep json.npz", meta=np.array("[" * 100_000 + "]" * 100_000))
+    out["deep json"] = tmp / "deep json.npz"
+    np.savez(tmp / "meta a list.npz", meta=np.array("[1, 2]"))
+    out["meta a list"] = tmp / "meta a list.npz"
+    out["no kind"] = _rewrite(mlp, tmp / "no kind.npz", lambda m: m.pop("kind"))
+    out["unknown game"] = _rewrite(mlp, tmp / "unknown game.npz", lambda m: m.update(game="chess"))
+    out["other shape"] = _rewrite(mlp, tmp / "other shape.npz", lambda m: m.update(observation_shape=[3, 3]))
+    out["shape a string"] = _rewrite(mlp, tmp / "shape a string.npz", lambda m: m.update(observation_shape="8x9x9"))
+    out["plies 50"] = _rewrite(mlp, tmp / "plies 50.npz", lambda m: m["search"].update(afterstate_plies=50))
+    out["simulations 10**9"] = _rewrite(resnet, tmp / "sims.npz", lambda m: m.update(play_simulations=10**9))
+    out["missing weights"] = _rewrite(mlp, tmp / "missing weights.npz", **{"fc2.w": None})
+    out["misshapen weights"] = _rewrite(mlp, tmp / "misshapen.npz", **{"fc2.w": np.zeros((3, 3), np.float32)})
+    out["nan weights"] = _rewrite(mlp, tmp / "nan.npz", **{"fc1.b": np.full(128, np.nan, np.float32)})
+    out["pickled weights"] = _rewrite(mlp, tmp / "pickled.npz", **{"fc1.b": np.array([object()], dtype=object)})
+    # A header that declares a huge array over a few bytes: numpy would allocate it before reading.
+    import zipfile
+
+    header = np.lib.format.header_data_from_array_1_0(np.zeros(1, np.float32))
+    header["shape"] = (1 << 40,)
+    buf = __import__("io").BytesIO()
+    np.lib.format.write_array_header_1_0(buf, header)
+    with zipfile.ZipFile(tmp / "huge header.npz", "w") as z:
+        z.writestr("meta.npy", buf.getvalue() + b"\0" * 16)
+    out["huge header"] = tmp / "huge header.npz"
+    return out
+
+
+def test_every_unusable_network_file_is_refused_with_network_file_error(tmp_path: Path) -> None:
+    # Corrupt files raised BadZipFile, JSONDecodeError, KeyError or MemoryError; a file asking for
+    # afterstate_plies 50 made a move take over a minute.
+    from ludoteca.agents.baseline import NetworkFileError
+
+    for what, path in _corruptions(tmp_path).items():
+        with pytest.raises(NetworkFileError) as e:
+            Baseline("tablut" if "simulations" not in what else "kharbaga", path=path)
+        assert str(path) in str(e.value) and len(str(e.value)) < 1000, (what, str(e.value))
+
+
+def test_the_search_a_network_file_asks_for_is_bounded(tmp_path: Path) -> None:
+    from ludoteca.agents.baseline import NetworkFileError
+
+    shipped = Path(ludoteca.__file__).parent / "baselines"
+    with pytest.raises(NetworkFileError, match="afterstate_plies is 3; a network file may say a whole number from 0 to 2"):
+        Baseline("backgammon", path=_rewrite(shipped / "backgammon.npz", tmp_path / "b.npz", lambda m: m["search"].update(afterstate_plies=3)))
+    with pytest.raises(NetworkFileError, match="afterstate_plies is 5; a network file may say a whole number from 0 to 4"):
+        Baseline("tablut", path=_rewrite(shipped / "tablut.npz", tmp_path / "t.npz", lambda m: m["search"].update(afterstate_plies=5)))
+    # The bound is the file's: the caller may still ask for a deeper search.
+    assert Baseline("tablut", plies=1, path=shipped / "tablut.npz").plies == 1

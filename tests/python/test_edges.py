@@ -2,8 +2,10 @@
 wrapper actions, threads sharing a VecEnv, long inputs in messages, and
 thread counts beyond the machine's."""
 
+import collections
 import os
 import threading
+from typing import Callable
 
 import numpy as np
 import pytest
@@ -121,6 +123,80 @@ def test_a_vecenv_used_from_two_threads_says_it_is_in_use() -> None:
     assert seen, "the second thread never met the first one inside a call"
     assert not isinstance(seen[0], RuntimeError)
     venv.rollout(1)  # still usable afterwards
+
+
+def _hammer(work: Callable[[int], None], threads: int = 4) -> "collections.Counter[str]":
+    """Runs ``work(thread index)`` 300 times on each of ``threads`` threads at once; counts the errors
+    other than "in use by another thread"."""
+    other: collections.Counter[str] = collections.Counter()
+
+    def run(i: int) -> None:
+        try:
+            work(i)
+        except errors.LudotecaValueError as e:
+            if "in use by another thread" not in str(e):
+                other[f"{type(e).__name__}: {e}"] += 1
+        except Exception as e:  # noqa: BLE001 - the point is to see any other kind
+            other[f"{type(e).__name__}: {e}"] += 1
+
+    def loop(i: int) -> None:
+        for _ in range(300):
+            run(i)
+
+    pool = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return other
+
+
+def test_an_env_used_from_several_threads_raises_only_the_library_error() -> None:
+    # pyo3's own answer was RuntimeError("Already borrowed"), thousands of times in this test.
+    env = ludoteca.Env("tablut", seed=0)
+    env.reset()
+
+    def work(_: int) -> None:
+        mask = env.legal_action_mask()
+        _, _, term, trunc, _ = env.step(int(np.flatnonzero(mask)[0]))
+        if term or trunc:
+            env.reset()
+        env.state, env.current_player, repr(env)
+
+    other = _hammer(work)
+    # Two threads may both pass the mask check before either steps: an illegal action then is a fair answer.
+    assert not [k for k in other if not k.startswith("IllegalActionError")], other
+    env.reset()
+    env.step(int(np.flatnonzero(env.legal_action_mask())[0]))  # still usable
+
+
+def test_an_mcts_used_from_several_threads_raises_only_the_library_error() -> None:
+    search = ludoteca.MCTS("tablut", 16, num_threads=1, seed=0)
+    root = ludoteca.Game("tablut").new_state(0)
+
+    def work(_: int) -> None:
+        assert search.search([root]).actions.shape == (1,)
+        assert search.simulations == 16 and "MCTS" in repr(search)
+
+    assert not _hammer(work)
+    assert search.search([root]).actions.shape == (1,)
+
+
+def test_a_state_searched_in_one_thread_can_be_played_in_another() -> None:
+    from ludoteca._core import alphabeta_search
+
+    state = ludoteca.Game("tablut").new_state(0)
+
+    def work(i: int) -> None:
+        if i == 0:
+            alphabeta_search(state, depth=1)
+            state.perft(1)
+        elif not state.is_terminal():
+            state.play(state.legal_moves()[0])  # a move, never a draw offer (the search would refuse it)
+
+    other = _hammer(work)
+    # Two players may pick the same move at once: the second then plays an illegal move (or after the end).
+    assert not [k for k in other if not k.startswith(("MoveError", "GameOverError"))], other
 
 
 def test_error_messages_quote_only_a_short_prefix_of_long_input() -> None:

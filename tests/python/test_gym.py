@@ -198,3 +198,31 @@ def test_observation_space_bound_is_the_core_s_and_holds(game_id: str) -> None:
             state.apply_action(sample_chance(state, rng))
         else:
             state.apply_action(int(rng.choice(np.flatnonzero(state.legal_action_mask()))))
+
+
+@pytest.mark.parametrize("game, spec", [("backgammon", "greedy"), ("checkers", "alphabeta:depth=1"), ("kharbaga", "mcts:simulations=4")])
+def test_an_agent_answering_complete_moves_is_an_opponent(game: str, spec: str) -> None:
+    # Every built-in agent answers a complete move in notation; the env plays its decisions one by
+    # one and asks the agent once per turn.
+    from ludoteca.agents import make_agent
+
+    agent = make_agent(spec, game_id=game, seed=0)
+    asked: list[Any] = []
+
+    def opponent(state: ludoteca.State) -> str:
+        move = agent.act(state)
+        asked.append(move)
+        return move
+
+    env = lgym.make(game, opponent=opponent, agent_player=1, max_turns=30)
+    obs, info = env.reset(seed=1)
+    decisions = len(info["opponent_actions"])
+    for _ in range(40):
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, term, trunc, info = env.step(int(legal[0]))
+        decisions += len(info["opponent_actions"])
+        if term or trunc:
+            break
+    assert asked and all(isinstance(m, str) for m in asked)
+    # Asked once per turn: a backgammon roll's checker moves are several decisions of one answer.
+    assert decisions >= len(asked) and (game != "backgammon" or decisions > len(asked))

@@ -16,22 +16,18 @@ from ludoteca.agents import apply_choice, make_agent
 from ludoteca.agents.mcts import MCTSAgent
 
 
-def play_turn(agent: MCTSAgent, state: ludoteca.State) -> list[str]:
-    """The mover's whole turn, one search per decision."""
-    mover = state.current_player
-    names = []
-    while state.current_player == mover:
-        a = agent.act(state)
-        names.append(state.action_to_string(a))
-        apply_choice(state, a)
-    return names
+def play_turn(agent: MCTSAgent, state: ludoteca.State) -> str:
+    """The mover's whole turn (one search per decision inside ``act``), played on ``state``."""
+    move = agent.act(state)
+    apply_choice(state, move)
+    return move
 
 
 @pytest.mark.parametrize("selection", ["puct", "gumbel"])
 def test_checkers_double_capture_that_wins(selection: str) -> None:
     state = Game("checkers").state_from_string("B:B1,9:W6,14")
     agent = MCTSAgent(simulations=200, selection=selection, considered=64, gumbel_scale=0.0)
-    assert play_turn(agent, state) == ["1x10", "10x17"]
+    assert play_turn(agent, state) == "1x10x17"  # both hops: 1x10, then 10x17
     assert state.is_terminal()
 
 
@@ -44,9 +40,9 @@ def test_backgammon_bear_off_that_wins_over_two_checker_moves(chance: str) -> No
 
 def test_tablut_king_escape_and_tablero_huff() -> None:
     s = Game("tablut").state_from_string("3MMM3/4M4/4S4/M3S3M/MMSS1SSMM/M3S3M/4S4/4M4/2KMMM3 s")
-    assert s.action_to_string(MCTSAgent(simulations=400).act(s)) == "c1-a1"
+    assert MCTSAgent(simulations=400).act(s) == "c1-a1"
     s = Game("tablero").state_from_string("W:B22,25,28:W1,18;h=22")
-    assert s.action_to_string(MCTSAgent(simulations=2000).act(s)) == "s22"
+    assert MCTSAgent(simulations=2000).act(s) == "s22"
 
 
 def uniform(calls: list[tuple[Any, Any]], num_actions: int):  # type: ignore[no-untyped-def]
@@ -162,8 +158,8 @@ def test_agent_by_name_and_batched() -> None:
     agent = make_agent("mcts:simulations=40,selection=gumbel", game_id="backgammon", seed=2)
     assert isinstance(agent, MCTSAgent)
     states = [Game("backgammon").new_state(seed=i) for i in range(4)] + [Game("checkers").new_state()]
-    actions = agent.act_batch(states)
-    assert all(s.legal_action_mask()[a] for s, a in zip(states, actions))
+    moves = agent.act_batch(states)
+    assert all(m in s.legal_moves() for s, m in zip(states, moves))
     with pytest.raises(ludoteca.OptionError):
         make_agent("mcts:simulations=0")
 

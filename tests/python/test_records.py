@@ -320,6 +320,51 @@ def test_cli_replay_prints_a_summary_and_fails_on_a_bad_record(tmp_path: Path) -
     assert "illegal move: 1" in out.getvalue()
 
 
+CHECKERS_NO_TAG = """[Event "Manchester 1841"]
+[Black "Moorhead, W."]
+[White "Wyllie, J."]
+[Result "0-1"]
+1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 5. 4-8 26-22 *
+"""
+START_32 = "B:W" + ",".join(map(str, range(21, 33))) + ":B" + ",".join(map(str, range(1, 13)))
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (CHECKERS_NO_TAG, "checkers"),
+        (f'[FEN "{START_32}"]\n1. 11-15 24-20 *\n', "checkers"),
+        ("1. 32-28 19-23 2. 28x19 14x23 *\n", "international"),
+        ("1. 22-18 *\n", "international"),
+        ('[GameType "20"]\n1. 32-28 19-23 *\n', "international"),
+    ],
+)
+def test_a_record_without_gametype_is_read_as_checkers_where_its_squares_leave_no_doubt(text: str, expected: str) -> None:
+    # PDN's default is international, but a 32-square record (a first move from Black's squares 1-12,
+    # or a FEN and moves within 1-32) can only be English checkers.
+    (rec,) = records.loads(text)
+    assert records.game_of(rec)[0].id == expected
+    if "22-18" not in text:
+        (g,) = records.replay([rec])
+        assert g.error is None and g.game.id == expected
+
+
+def test_cli_replay_says_which_rules_it_assumed_and_how_to_choose(tmp_path: Path) -> None:
+    ok = tmp_path / "ok.pdn"
+    ok.write_text(CHECKERS_NO_TAG)
+    out = io.StringIO()
+    assert records_cli.run(records_cli_args([str(ok)]), out) == 0
+    assert "note: ok.pdn: 1 game without a GameType tag replayed as checkers: its first move starts on a square of 1-12" in out.getvalue()
+    # A record of white's first move in checkers notation: not one of the games inferred, so the PDN default.
+    bad = tmp_path / "bad.pdn"
+    bad.write_text(CHECKERS_NO_TAG + "\n[Event \"white first\"]\n1. 22-18 *\n")
+    out = io.StringIO()
+    assert records_cli.run(records_cli_args([str(bad)]), out) == 1
+    text = out.getvalue()
+    assert "replayed as international: PDN's default for a record without a GameType tag; 1 failed: if they are another game, name it with --game (" in text
+    assert "checkers" in text.split("--game (")[1]
+
+
 def records_cli_args(files: list[str]):  # type: ignore[no-untyped-def]
     from ludoteca.cli import build_parser
 

@@ -293,3 +293,28 @@ def test_expectimax_on_a_game_without_dice_counts_a_ply_per_turn(gid: str) -> No
     for plies in (0, 1, 2):
         move = make_agent(f"expectimax:plies={plies}", game_id=gid).act(state)
         assert move in state.legal_moves()
+
+
+@pytest.mark.parametrize(
+    "game, spec",
+    [
+        ("backgammon", "random"), ("backgammon", "greedy"), ("backgammon", "expectimax:plies=0"),
+        ("backgammon", "mcts:simulations=8"), ("backgammon", "baseline"),
+        ("kharbaga", "mcts:simulations=8"), ("kharbaga", "baseline:simulations=4"), ("tablut", "alphabeta:depth=1"),
+        ("tablut", "baseline:plies=1"),
+    ],
+)  # fmt: skip
+def test_every_built_in_agent_answers_a_complete_move_in_notation(game: str, spec: str) -> None:
+    # One convention: MCTS and the MCTS baselines answered an action index (one decision) where the
+    # other agents answer a complete move; now each decision of the turn is searched and the move given.
+    agent = make_agent(spec, game_id=game, seed=1)
+    for seed in range(3):
+        state = ludoteca.Game(game).new_state(seed)
+        for _ in range(4):  # a few turns in: backgammon rolls of several checker moves, captures
+            move = agent.act(state.clone())
+            assert isinstance(move, str) and move in state.legal_moves(), (spec, move)
+            state.play(move)
+            if state.is_terminal():
+                break
+    batch = [ludoteca.Game(game).new_state(s) for s in range(2)]
+    assert all(isinstance(m, str) and m in s.legal_moves() for m, s in zip(agent.act_batch(batch), batch))

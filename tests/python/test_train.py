@@ -132,7 +132,7 @@ def test_smoke_run_writes_checkpoint_logs_and_export_then_resumes_after_being_ki
     finally:
         proc.send_signal(signal.SIGKILL)  # the hardest interruption: no chance to save anything
         proc.wait()
-    saved = torch.load(out / "checkpoint.pt", weights_only=False)["counters"]
+    saved = torch.load(out / "checkpoint.pt", weights_only=True)["counters"]
     assert saved["iteration"] >= 1 and (out / "eval.csv").exists() and (out / "export.npz").exists()
     # Resume with a budget that ends soon: it continues from the checkpoint's counters.
     done = _cli("alphazero", "--resume", str(out), "--iterations", str(saved["iteration"] + 2), "--eval-games", "2")
@@ -263,7 +263,7 @@ def test_chance_values_run_learns_positions_before_rolls_resumes_and_exports_the
     out = tmp_path / "cv"
     first = alphazero("backgammon", out=out, seed=1, iterations=4, max_turns=3, chance_values=True, **TINY)
     assert first["train_steps"] > 0 and first["selfplay_games"] > 0
-    buf = torch.load(out / "checkpoint.pt", weights_only=False)["buffer"]
+    buf = torch.load(out / "checkpoint.pt", weights_only=True)["buffer"]
     value_only = ~buf["has_policy"]
     # Each truncated game of 3 turns passed one roll per turn after the opening: value-only samples
     # with no policy and no legal action, valued like the decisions (0: truncated).
@@ -281,7 +281,7 @@ def test_chance_values_run_learns_positions_before_rolls_resumes_and_exports_the
     # Without the option nothing changes: no value-only samples, and Baseline searches as before.
     plain = tmp_path / "plain"
     alphazero("backgammon", out=plain, seed=1, iterations=2, max_turns=3, **TINY)
-    assert torch.load(plain / "checkpoint.pt", weights_only=False)["buffer"]["has_policy"].all()
+    assert torch.load(plain / "checkpoint.pt", weights_only=True)["buffer"]["has_policy"].all()
     assert not NumpyNet(plain / "export.npz").evaluate_chance
     assert not Baseline("backgammon", simulations=4, path=plain / "export.npz")._search_for(ludoteca.Game("backgammon").new_state(0)).evaluate_chance
 
@@ -310,7 +310,7 @@ def test_checkpoints_written_before_value_only_samples_resume_as_all_decisions(t
 
     out = tmp_path / "old"
     alphazero("backgammon", out=out, seed=2, iterations=3, max_turns=3, **TINY)
-    ckpt = torch.load(out / "checkpoint.pt", weights_only=False)
+    ckpt = torch.load(out / "checkpoint.pt", weights_only=True)
     del ckpt["buffer"]["has_policy"]
     del ckpt["config"]["chance_values"]
     torch.save(ckpt, out / "checkpoint.pt")
@@ -333,3 +333,56 @@ def test_chance_values_is_refused_for_games_without_dice_and_is_a_switch_on_the_
     cfg = AlphaZeroConfig(game="backgammon", minutes=60, chance_values=True)
     assert _command_line(cfg) == "python -m ludoteca.train alphazero backgammon --seed 0 --minutes 60 --chance-values"
     assert train_main(["alphazero", "tablut", "--chance-values", "--out", "/nonexistent/never"]) == 2
+
+
+class _Payload:
+    """What a hostile checkpoint carries: unpickling it would run ``os.system``-like code."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (Path.touch, (self.marker,))
+
+
+def test_resume_reads_checkpoints_as_data_and_never_runs_their_code(tmp_path: Path) -> None:
+    from ludoteca.errors import CheckpointError
+    from ludoteca.train import load_checkpoint
+
+    out = tmp_path / "run"
+    alphazero("kharbaga", out=out, seed=3, iterations=2, **TINY)
+    good = load_checkpoint(out / "checkpoint.pt", "alphazero")
+    assert good["counters"]["iteration"] == 2 and isinstance(good["buffer"]["obs"], torch.Tensor)
+    # A checkpoint written by someone else, with an object whose unpickling runs code.
+    marker = tmp_path / "code ran"
+    hostile = tmp_path / "hostile"
+    hostile.mkdir()
+    torch.save({**good, "counters": _Payload(marker)}, hostile / "checkpoint.pt")
+    with pytest.raises(CheckpointError, match="objects other than tensors and plain data"):
+        alphazero(resume=hostile, iterations=3)
+    assert not marker.exists()
+    # Truncated, not a checkpoint at all, or another recipe's: refused the same way.
+    (hostile / "checkpoint.pt").write_bytes((out / "checkpoint.pt").read_bytes()[:1000])
+    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+        alphazero(resume=hostile, iterations=3)
+    torch.save([1, 2, 3], hostile / "checkpoint.pt")
+    with pytest.raises(CheckpointError, match="not a ludoteca.train checkpoint"):
+        alphazero(resume=hostile, iterations=3)
+    torch.save({k: v for k, v in good.items() if k != "buffer"}, hostile / "checkpoint.pt")
+    with pytest.raises(CheckpointError, match="not a alphazero checkpoint: it lacks buffer"):
+        alphazero(resume=hostile, iterations=3)
+
+
+def test_checkpoints_written_with_numpy_buffers_still_resume(tmp_path: Path) -> None:
+    # Before checkpoints held only tensors, the replay buffer was saved as numpy arrays: plain data,
+    # read with numpy's array constructors allowed and nothing else.
+    from ludoteca.train import load_checkpoint
+
+    out = tmp_path / "old"
+    alphazero("kharbaga", out=out, seed=4, iterations=2, **TINY)
+    ckpt = load_checkpoint(out / "checkpoint.pt", "alphazero")
+    ckpt["buffer"] = {k: v.numpy() if isinstance(v, torch.Tensor) else v for k, v in ckpt["buffer"].items()}
+    torch.save(ckpt, out / "checkpoint.pt")
+    done = alphazero(resume=out, iterations=3)
+    assert done["iteration"] == 3 and done["resumed"] == 1
+

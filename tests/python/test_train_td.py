@@ -200,6 +200,11 @@ def test_command_line_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixt
         td(resume=tmp_path / "empty")
     with pytest.raises(ludoteca.OptionError, match="unexpected keyword"):
         td("backgammon", out=tmp_path / "z", lamda=0.5)
+    # No deeper than an exported file may ask Baseline to search (which would refuse it).
+    with pytest.raises(ludoteca.OptionError, match=r"play_plies must be an integer in \[0, 2\] for backgammon, got 3"):
+        td("backgammon", out=tmp_path / "p", play_plies=3)
+    with pytest.raises(ludoteca.OptionError, match=r"play_plies must be an integer in \[0, 4\] for tablut, got 5"):
+        td("tablut", out=tmp_path / "p", play_plies=5)
     mcts_net = Path(ludoteca.__file__).parent / "baselines" / "kharbaga.npz"
     with pytest.raises(ludoteca.OptionError, match="give simulations=, not plies="):
         Baseline("kharbaga", path=mcts_net, plies=1)

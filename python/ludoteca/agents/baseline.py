@@ -25,8 +25,12 @@ best-valued move), not by MCTS.
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import os
+import zipfile
+import zlib
 from pathlib import Path
 from typing import Any, Optional, Sequence, Tuple, Union
 
@@ -34,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import Game, MlpEvaluation, SearchResult, State
+from .._core import games as ludoteca_games
 from ..errors import LudotecaValueError, OptionError
 from . import BaseAgent, Choice
 from .mcts import MCTSAgent
@@ -45,6 +50,13 @@ __all__ = ["NumpyNet", "Baseline", "AfterstateEvaluation", "PhasedAgent", "Netwo
 FORMAT = 1
 
 _BASELINES = Path(__file__).resolve().parent.parent / "baselines"
+
+# What a network file may hold and ask for. The shipped networks are a few MB;
+# a search deeper than these takes seconds per move (ask for more with the
+# agent's own plies= or simulations=, not through a file).
+_MAX_BYTES = 256 << 20
+_MAX_PLIES = {"dice": 2, "no dice": 4}
+_MAX_SIMULATIONS = 1024
 
 
 class NetworkFileError(LudotecaValueError):
@@ -64,6 +76,41 @@ def shipped_baselines() -> list[str]:
     if not _BASELINES.is_dir():
         return []
     return sorted(p.stem for p in _BASELINES.glob("*.npz"))
+
+
+def _read_npz(p: Path) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz``, read as data only (no pickles) and within ``_MAX_BYTES``, or ``NetworkFileError``."""
+    name = str(p)
+    try:
+        archive = zipfile.ZipFile(p)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+        raise NetworkFileError(f"{name!r} is not a readable .npz network file: {e}") from None
+    arrays: dict[str, np.ndarray] = {}
+    with archive:
+        total = 0
+        for info in archive.infolist():
+            if not info.filename.endswith(".npy"):
+                raise NetworkFileError(f"{name!r} holds {info.filename[:80]!r}: a network file holds only numpy arrays")
+            total += info.file_size
+            if total > _MAX_BYTES:
+                raise NetworkFileError(f"{name!r} holds over {_MAX_BYTES >> 20} MB of arrays: more than any network ludoteca plays")
+            try:
+                with archive.open(info) as f:
+                    data = f.read(_MAX_BYTES + 1)  # the archive checks each entry's CRC as it ends
+                if len(data) > _MAX_BYTES:
+                    raise ValueError(f"over {_MAX_BYTES >> 20} MB")
+                buf = io.BytesIO(data)
+                version = np.lib.format.read_magic(buf)
+                header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+                shape, _, dtype = header(buf)
+                # The header's shape is checked against the bytes present before numpy allocates it.
+                if dtype.hasobject or math.prod(shape) * dtype.itemsize != len(data) - buf.tell():
+                    raise ValueError(f"its header says {dtype} {shape}, which does not match its {len(data) - buf.tell()} bytes")
+                buf.seek(0)
+                arrays[info.filename[:-4]] = np.lib.format.read_array(buf, allow_pickle=False)
+            except (zipfile.BadZipFile, zlib.error, ValueError, EOFError, OSError, NotImplementedError, SyntaxError) as e:
+                raise NetworkFileError(f"{name!r}: entry {info.filename[:80]!r} is not a readable numpy array ({str(e)[:200]})") from None
+    return arrays
 
 
 def _conv3x3(x: npt.NDArray[np.float32], w: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -103,51 +150,112 @@ class NumpyNet:
     unsaid: the network alone; see ``MlpEvaluation``), and
     ``builtin_from`` the turn of the game from which it is blended in
     (``meta["search"]["builtin_from"]``, 0 if unsaid: from the start).
+
+    The file is read as data only (numpy arrays, no pickles, at most 256 MB)
+    and checked before use: its ``meta`` must describe a network of a
+    ludoteca game (observation shape and actions included), its weights must
+    be finite and answer one forward pass, and what it asks of the search is
+    bounded: ``play_simulations`` at most 1024 (a count taken from training is
+    capped there), ``afterstate_plies`` at most 2 in a
+    game with dice and 4 without (deeper searches take seconds per move;
+    ``Baseline(plies=...)`` or ``simulations=...`` ask for more). Anything
+    else raises ``NetworkFileError``.
     """
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         p = Path(path)
         if not p.is_file():
             raise NetworkFileError(f"no network file at {str(p)!r}")
-        try:
-            with np.load(p, allow_pickle=False) as data:
-                arrays = {k: np.asarray(data[k]) for k in data.files}
-        except (OSError, ValueError) as e:
-            raise NetworkFileError(f"{str(p)!r} is not a readable .npz network file: {e}") from None
+        arrays = _read_npz(p)
         if "meta" not in arrays:
             raise NetworkFileError(f"{str(p)!r} has no 'meta' entry: not a ludoteca network file")
-        meta: dict[str, Any] = json.loads(str(arrays.pop("meta")))
+        try:
+            meta = json.loads(str(arrays.pop("meta")))
+        except (ValueError, RecursionError) as e:
+            raise NetworkFileError(f"{str(p)!r}: its 'meta' entry is not JSON ({str(e)[:200]})") from None
+        if not isinstance(meta, dict):
+            raise NetworkFileError(f"{str(p)!r}: its 'meta' entry is not a JSON object")
         if meta.get("format") != FORMAT:
             raise NetworkFileError(f"{str(p)!r}: network format {meta.get('format')!r}, this ludoteca reads format {FORMAT}")
         self.path = p
         self.meta = meta
+        try:
+            self._read_meta(meta)
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
+            if isinstance(e, NetworkFileError):
+                raise
+            what = f"lacks {e}" if isinstance(e, KeyError) else f"has {type(e).__name__}: {str(e)[:200]}"
+            raise NetworkFileError(f"{str(p)!r}: its 'meta' entry {what}") from None
+        for k, v in arrays.items():
+            if not (np.issubdtype(v.dtype, np.number) and np.isfinite(v).all()):
+                raise NetworkFileError(f"{str(p)!r}: weights {k[:80]!r} are not all finite numbers ({v.dtype})")
+        self._w = {k: v.astype(np.float32) for k, v in arrays.items()}
+        # One forward pass now: missing or misshapen weights are the file's fault, said here rather than mid-game.
+        try:
+            logits, values = self(np.zeros((1, *self.observation_shape), np.float32))
+        except (KeyError, ValueError, IndexError) as e:
+            raise NetworkFileError(f"{str(p)!r}: its weights do not make a {self.kind} of its meta ({type(e).__name__}: {str(e)[:200]})") from None
+        if logits.shape != (1, self.num_actions) or values.shape != (1,):
+            raise NetworkFileError(f"{str(p)!r}: its weights answer logits {logits.shape} and values {values.shape}, not (1, {self.num_actions}) and (1,)")
+
+    def _read_meta(self, meta: dict[str, Any]) -> None:
+        """The facts of ``meta``, checked: ``KeyError``/``TypeError``/``ValueError`` (or ``NetworkFileError``) otherwise."""
+        p = self.path
+
+        def whole(v: Any, lo: int, hi: int, what: str) -> int:
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise NetworkFileError(f"{str(p)!r}: {what} is {str(v)[:40]}; a network file may say a whole number from {lo} to {hi}")
+            return v
+
+        game_id = meta["game"]
+        if not isinstance(game_id, str) or game_id not in ludoteca_games():
+            raise NetworkFileError(f"{str(p)!r}: a network for {str(game_id)[:40]!r}, which is not a ludoteca game")
+        search = meta.get("search", {})
+        if not isinstance(search, dict):
+            raise TypeError("'search' is not an object")
         # The simulations its model card measured (set when it shipped), else those its evaluations
         # during training used: more is not always stronger (a weak value head weighs more as
         # visits grow: kharbaga's), nor always weaker (damas and tablero gain up to 256), so the
         # count is measured per network and stored with it.
         training_sims = meta.get("training", {}).get("config", {}).get("eval_simulations")
-        self.play_simulations: int = int(meta.get("play_simulations") or training_sims or 64)
-        self.evaluate_chance: bool = bool(meta.get("search", {}).get("evaluate_chance", False))
-        plies = meta.get("search", {}).get("afterstate_plies")
-        self.afterstate_plies: Optional[int] = None if plies is None else int(plies)
+        if meta.get("play_simulations") is not None:
+            self.play_simulations: int = whole(meta["play_simulations"], 1, _MAX_SIMULATIONS, "play_simulations")
+        else:  # what training used, within what a move may afford
+            self.play_simulations = min(whole(training_sims or 64, 1, 1 << 31, "eval_simulations"), _MAX_SIMULATIONS)
+        self.evaluate_chance: bool = bool(search.get("evaluate_chance", False))
+        dice = "chance" in Game(game_id).options
+        plies = search.get("afterstate_plies")
+        limit = _MAX_PLIES["dice" if dice else "no dice"]
+        self.afterstate_plies: Optional[int] = None if plies is None else whole(plies, 0, limit, "afterstate_plies")
         # What a repetition draw costs the alpha-beta that plays an afterstate network of a game
         # without dice (alphabeta's contempt), as its model card measured it; 0 if unsaid.
-        self.contempt = float(meta.get("search", {}).get("contempt", 0.0))
+        self.contempt = float(search.get("contempt", 0.0))
+        if not -1.0 < self.contempt < 1.0:
+            raise ValueError(f"contempt {self.contempt} is outside (-1, 1)")
         # ...and whether it follows threats past the horizon (AlphaBetaAgent's threats).
-        self.threats = bool(meta.get("search", {}).get("threats", False))
+        self.threats = bool(search.get("threats", False))
         # ...and how much of the game's built-in evaluation its leaves blend in (MlpEvaluation's builtin).
-        self.builtin = float(meta.get("search", {}).get("builtin", 0.0))
+        self.builtin = float(search.get("builtin", 0.0))
+        if not 0.0 <= self.builtin <= 1.0:
+            raise ValueError(f"builtin {self.builtin} is outside [0, 1]")
         # ...from which turn of the game on (before it the network alone: see Baseline).
-        self.builtin_from = int(meta.get("search", {}).get("builtin_from", 0))
+        self.builtin_from = whole(search.get("builtin_from", 0), 0, 1 << 31, "builtin_from")
         self.kind: str = meta["kind"]
+        if self.kind not in ("mlp", "resnet"):
+            raise NetworkFileError(f"{str(p)!r}: unknown network kind {str(self.kind)[:40]!r}")
         self.value_scale = float(meta["value_scale"])
-        self.observation_shape = tuple(int(d) for d in meta["observation_shape"])
-        self.num_actions = int(meta["num_actions"])
-        self._w = {k: v.astype(np.float32) for k, v in arrays.items()}
+        if not (math.isfinite(self.value_scale) and self.value_scale > 0):
+            raise ValueError(f"value_scale {self.value_scale} is not a positive number")
+        game = Game(game_id, **dict(meta.get("options", {})))
+        self.observation_shape = tuple(whole(d, 1, 1 << 20, "an observation dimension") for d in meta["observation_shape"])
+        self.num_actions = whole(meta["num_actions"], 1, 1 << 20, "num_actions")
+        if self.observation_shape != tuple(game.observation_shape) or self.num_actions != game.num_actions:
+            raise NetworkFileError(
+                f"{str(p)!r}: observations {self.observation_shape} and {self.num_actions} actions, where {game_id} has "
+                f"{tuple(game.observation_shape)} and {game.num_actions}"
+            )
         if self.kind == "resnet":
-            self.blocks = int(meta["blocks"])
-        elif self.kind != "mlp":
-            raise NetworkFileError(f"{str(p)!r}: unknown network kind {self.kind!r}")
+            self.blocks = whole(meta["blocks"], 0, 64, "blocks")
 
     @property
     def game_id(self) -> str:
@@ -305,8 +413,9 @@ class Baseline(MCTSAgent):
     selection with ``gumbel_scale=0`` (no noise: the agent is deterministic)
     and explicit chance nodes for backgammon, as in training; chance nodes are
     valued by the network (``evaluate_chance``) when the file says its
-    training searched that way (``NumpyNet.evaluate_chance``). Answers one
-    decision at a time, like ``MCTSAgent``.
+    training searched that way (``NumpyNet.evaluate_chance``). Answers a
+    complete move in notation, like every agent (``MCTSAgent``: one search
+    per decision of the turn).
 
     A network of afterstate values (``ludoteca.train.td``; the file says so)
     is played by a search over complete moves instead, ``plies`` deep
@@ -321,8 +430,8 @@ class Baseline(MCTSAgent):
     ``NumpyNet.builtin``, blends the game's built-in evaluation into the
     network's, see ``MlpEvaluation``, from the turn ``builtin_from`` of the
     game on, default the file's ``NumpyNet.builtin_from``: before it the
-    network plays alone; ``afterstate_agent`` is then a ``PhasedAgent``). It then answers a complete move
-    per call and takes no ``simulations``. In a game without dice the search runs the
+    network plays alone; ``afterstate_agent`` is then a ``PhasedAgent``). It then takes no
+    ``simulations``. In a game without dice the search runs the
     network natively (``AfterstateEvaluation.native()``, an ``MlpEvaluation``:
     the same values, no Python call per position).
 
@@ -428,13 +537,13 @@ class Baseline(MCTSAgent):
         return super().search(states)
 
     def act(self, state: State) -> Choice:
-        """The decision for ``state``: an action index (MCTS), or a complete move (afterstate network)."""
+        """The complete move for ``state``, in notation (searched by MCTS decision by decision, or over complete moves for an afterstate network)."""
         if self.afterstate_agent is not None:
             return self.afterstate_agent.act(state)
         return super().act(state)
 
     def act_batch(self, states: Sequence[State]) -> list[Choice]:
-        """One decision per state (MCTS searches the states of each game together)."""
+        """One complete move per state (MCTS searches the states of each game together)."""
         if self.afterstate_agent is not None:
             return [self.afterstate_agent.act(s) for s in states]
         return super().act_batch(states)

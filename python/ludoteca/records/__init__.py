@@ -21,6 +21,7 @@ from __future__ import annotations
 from .core import (
     Recorder,
     ReplayedGame,
+    assumed_game,
     dumps,
     game_of,
     loads,
@@ -46,6 +47,7 @@ __all__ = [
     "Recorder",
     "ReplayedGame",
     "Turn",
+    "assumed_game",
     "dumps",
     "dumps_mat",
     "dumps_sgf",

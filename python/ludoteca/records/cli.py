@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, TextIO
 
 from ..errors import RecordError
-from .core import ReplayedGame, read, replay
+from .core import ReplayedGame, assumed_game, read, replay
 from .gametypes import GAME_TYPES
 
 __all__ = ["add_parser", "run", "Summary", "summarise"]
@@ -28,6 +28,8 @@ class Summary:
     results_disagree: int = 0
     failures: list[RecordError] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
+    #: Games without a ``GameType`` tag (and no ``--game``): (game id, why) -> [games, failed].
+    assumed: dict[tuple[str, str], list[int]] = field(default_factory=dict)
 
     @property
     def failures_by_kind(self) -> dict[str, int]:
@@ -49,6 +51,10 @@ def summarise(file: str, game_id: Optional[str] = None, progress: bool = False) 
     for g in games:
         s.games += 1
         s.moves += len(g.moves)
+        if game_id is None and not g.record.tags.get("GameType", "").strip():
+            seen = s.assumed.setdefault(assumed_game(g.record), [0, 0])
+            seen[0] += 1
+            seen[1] += g.error is not None
         if g.error is not None:
             s.failures.append(g.error)
             continue
@@ -76,7 +82,9 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     """Adds the ``replay`` command to the CLI's subparsers."""
     p = sub.add_parser("replay", help="replay game record files (PDN) through the rules and summarise")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--game", choices=sorted(GAME_TYPES), default=None, help="game id for every file (default: each game's GameType tag, else international)")
+    p.add_argument("--game", choices=sorted(GAME_TYPES), default=None,
+                   help="game id for every file (default: each game's GameType tag; without one, checkers where the squares "
+                        "leave no doubt, else international)")
     p.add_argument("--errors", action="store_true", help="print every failure in full")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -98,6 +106,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         kinds = ", ".join(f"{k}: {n}" for k, n in sorted(s.failures_by_kind.items())) or "-"
         name = os.path.basename(s.file)
         out.write(f"{name:<40} {s.games:>6} {s.moves:>7} {s.replayed:>8} {s.ended_on_board:>8} {s.results_agree:>6} {s.results_disagree:>8}  {kinds}\n")
+    for s in rows:
+        for (gid, why), (n, failed) in sorted(s.assumed.items()):
+            # Say which rules were assumed, and how to choose others, above all when they failed.
+            hint = f"; {failed} failed: if they are another game, name it with --game ({', '.join(sorted(GAME_TYPES))})" if failed else ""
+            out.write(f"note: {os.path.basename(s.file)}: {n} game{'s' if n != 1 else ''} without a GameType tag replayed as {gid}: {why}{hint}\n")
     for s in rows:
         for d in s.disagreements:
             out.write(f"result disagrees: {d}\n")

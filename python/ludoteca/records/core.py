@@ -26,6 +26,7 @@ __all__ = [
     "write_game",
     "dumps",
     "game_of",
+    "assumed_game",
     "result_winner",
 ]
 
@@ -102,7 +103,12 @@ def game_of(record: Record, game_id: Optional[str] = None) -> tuple[Game, GameTy
     ``chance="explicit"``: the record holds the dice.
     """
     try:
-        gt = GAME_TYPES[game_id] if game_id else game_type_for(record.tags.get("GameType"))
+        if game_id:
+            gt = GAME_TYPES[game_id]
+        elif record.tags.get("GameType", "").strip():
+            gt = game_type_for(record.tags["GameType"])
+        else:
+            gt = GAME_TYPES[assumed_game(record)[0]]
         options = parse_options(record.tags.get("Options", ""))
         if gt.game_id == "backgammon":
             options["chance"] = "explicit"
@@ -114,6 +120,32 @@ def game_of(record: Record, game_id: Optional[str] = None) -> tuple[Game, GameTy
         raise RecordError(
             f"{record.describe()}: Options tag: {excerpt(str(e), 300, quote=False)}", kind="game type", source=record.source, tags=record.tags
         ) from None
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def assumed_game(record: Record) -> tuple[str, str]:
+    """The game a record without a ``GameType`` tag is replayed as, and why (docs/records.md, "GameType").
+
+    PDN's default is international draughts, but collections of English
+    checkers often leave the tag out. Where the record leaves no doubt it is
+    checkers: without a ``FEN``, its first move starts on a square from 1 to
+    12 (Black's men: Black moves first in checkers, while White opens
+    international draughts from 31-35) and no square past 32 follows; with
+    one, the ``FEN`` and the moves name only squares 1-32 (a 10x10 position
+    has 50).
+    """
+    fen = record.tags.get("FEN", "").strip()
+    moves = [t.text for t in record.turns if t.text[:1].isdigit()]
+    squares = [int(n) for text in [fen, *moves] for n in _NUMBER.findall(text)]
+    if squares and max(squares) <= 32:
+        if fen:
+            return "checkers", "its FEN and moves name only squares 1-32, English checkers' board"
+        if int(_NUMBER.findall(moves[0])[0]) <= 12:
+            return "checkers", ("its first move starts on a square of 1-12 and no square is past 32, as in English checkers, "
+                                "where Black opens from 1-12 (White opens international draughts from 31-35)")
+    return "international", "PDN's default for a record without a GameType tag"
 
 
 def _start(record: Record, game: Game, gt: GameType, codec: Codec) -> State:

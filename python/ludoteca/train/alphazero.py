@@ -35,6 +35,8 @@ import dataclasses
 import json
 import math
 import os
+import pickle
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -48,10 +50,10 @@ import ludoteca
 
 from .._core import MCTS, Game, State
 from ..agents.mcts import MCTSAgent
-from ..errors import OptionError
+from ..errors import CheckpointError, OptionError
 from .nets import export_npz, make_network
 
-__all__ = ["AlphaZeroConfig", "ReplayBuffer", "alphazero", "plot_curve"]
+__all__ = ["AlphaZeroConfig", "ReplayBuffer", "alphazero", "load_checkpoint", "plot_curve"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -441,6 +443,67 @@ def _record_eval(res: dict[str, Any], out_dir: Path, counters: dict[str, Any], e
     }
 
 
+#: What each recipe's checkpoint holds (``load_checkpoint`` refuses a file without them).
+_CHECKPOINT_KEYS = {
+    "alphazero": ("config", "net", "optimizer", "buffer", "counters", "numpy_rng", "torch_rng"),
+    "td": ("config", "net", "optimizer", "counters", "rng", "torch_rng", "pending_x", "pending_y"),
+}
+
+
+def _numpy_globals() -> list[Any]:
+    """What unpickling a numpy array takes: checkpoints written before they held only tensors stored the
+    replay buffer as numpy arrays (plain data: numpy rebuilds an array from its shape, dtype and bytes)."""
+    core = getattr(np, "_core", None) or np.core
+    # bytes: pickle's protocol 2 writes an empty array's data as bytes().
+    names: list[Any] = [core.multiarray._reconstruct, np.ndarray, np.dtype, bytes]
+    dtypes = getattr(np, "dtypes", None)
+    if dtypes is not None:
+        names += [getattr(dtypes, n) for n in dir(dtypes) if n.endswith("DType")]
+    return names
+
+
+def _as_tensors(d: dict[str, Any]) -> dict[str, Any]:
+    """``d`` with its numpy arrays as CPU tensors (sharing memory): a checkpoint holds only what
+    ``torch.load(weights_only=True)`` reads."""
+    return {k: torch.from_numpy(np.ascontiguousarray(v)) if isinstance(v, np.ndarray) else v for k, v in d.items()}
+
+
+def _as_arrays(d: dict[str, Any]) -> dict[str, Any]:
+    """``d`` with its tensors as numpy arrays (the inverse of ``_as_tensors``)."""
+    return {k: v.numpy() if isinstance(v, torch.Tensor) else v for k, v in d.items()}
+
+
+def load_checkpoint(path: PathLike, recipe: str) -> dict[str, Any]:
+    """A run's ``checkpoint.pt``, read as data only (tensors, numbers, strings, lists, dicts), or
+    ``CheckpointError``: a file holding anything else (any other object, which unpickling would
+    construct by running code) is refused, as is one that is truncated or not ``recipe``'s."""
+    name = str(path)
+    safe = getattr(torch.serialization, "safe_globals", None)
+    try:
+        if safe is None:  # torch < 2.5: tensors and plain data only
+            ckpt = torch.load(path, weights_only=True, map_location="cpu")
+        else:
+            with safe(_numpy_globals()):
+                ckpt = torch.load(path, weights_only=True, map_location="cpu")
+    except pickle.UnpicklingError as e:
+        # torch's message names the refused object among much advice: keep that name only.
+        named = re.search(r"(GLOBAL [\w.]+|got <class '[\w.]+'>)", str(e))
+        first = named.group(1) if named else str(e).strip()[:200]
+        raise CheckpointError(
+            f"{name!r} holds objects other than tensors and plain data, which loading would construct by running "
+            f"code: refused (a checkpoint written by ludoteca.train holds none; {first})"
+        ) from None
+    except (RuntimeError, EOFError, OSError, ValueError, KeyError, AttributeError, ImportError, MemoryError) as e:
+        raise CheckpointError(f"{name!r} is not a readable checkpoint ({type(e).__name__}: {str(e)[:200]})") from None
+    want = _CHECKPOINT_KEYS[recipe]
+    if not isinstance(ckpt, dict) or not isinstance(ckpt.get("config"), dict):
+        raise CheckpointError(f"{name!r} is not a ludoteca.train checkpoint (expected a dict with the keys {', '.join(want)})")
+    missing = [k for k in want if k not in ckpt]
+    if missing:
+        raise CheckpointError(f"{name!r} is not a {recipe} checkpoint: it lacks {', '.join(missing)}")
+    return ckpt
+
+
 def _open_run(recipe: str, config_cls: Any, game: Optional[str], out: Optional[PathLike], resume: Optional[PathLike],
               config: Any, options: dict[str, Any]) -> tuple[Any, Path, Optional[dict[str, Any]]]:
     """The config, run folder and checkpoint (None for a new run) of a recipe's call, or ``OptionError``:
@@ -450,7 +513,7 @@ def _open_run(recipe: str, config_cls: Any, game: Optional[str], out: Optional[P
         ckpt_path = out_dir / "checkpoint.pt"
         if not ckpt_path.is_file():
             raise OptionError(f"nothing to resume: no checkpoint.pt in {str(out_dir)!r}")
-        ckpt = torch.load(ckpt_path, weights_only=False)
+        ckpt = load_checkpoint(ckpt_path, recipe)
         saved = dict(ckpt["config"])
         saved.update(options)
         if game is not None and game != saved["game"]:
@@ -506,7 +569,7 @@ def alphazero(
     if ckpt is not None:
         net.load_state_dict(ckpt["net"])
         opt.load_state_dict(ckpt["optimizer"])
-        buf.load_state_dict(ckpt["buffer"])
+        buf.load_state_dict(_as_arrays(ckpt["buffer"]))
         counters.update(ckpt["counters"])
         counters["resumed"] += 1
         rng.bit_generator.state = ckpt["numpy_rng"]
@@ -535,7 +598,7 @@ def alphazero(
     def save_checkpoint() -> None:
         counters["elapsed"] = elapsed()
         counters["last_checkpoint"] = counters["elapsed"]
-        blob = {"config": dataclasses.asdict(cfg), "net": net.state_dict(), "optimizer": opt.state_dict(), "buffer": buf.state_dict(), "counters": dict(counters), "numpy_rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state()}
+        blob = {"config": dataclasses.asdict(cfg), "net": net.state_dict(), "optimizer": opt.state_dict(), "buffer": _as_tensors(buf.state_dict()), "counters": dict(counters), "numpy_rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state()}
         tmp = out_dir / "checkpoint.pt.tmp"
         torch.save(blob, tmp)
         os.replace(tmp, out_dir / "checkpoint.pt")

@@ -45,10 +45,10 @@ import numpy as np
 import torch
 
 from .._core import Game, State
-from ..agents.baseline import _BASELINES, Baseline, NetworkFileError, NumpyNet, shipped_baselines
+from ..agents.baseline import _BASELINES, _MAX_PLIES, Baseline, NetworkFileError, NumpyNet, shipped_baselines
 from ..agents.search import turn_values
 from ..errors import OptionError
-from .alphazero import _append_csv, _open_run, _Progress, _record_eval, _value_scale
+from .alphazero import _append_csv, _open_run, _Progress, _record_eval, _value_scale, _as_arrays, _as_tensors
 from .alphazero import _command_line as _az_command_line
 from .nets import MLP, export_npz
 
@@ -112,10 +112,12 @@ class TDConfig:
                 raise OptionError(f"td: {name} must be an integer >= 1, got {v!r}")
         if isinstance(self.openings, bool) or not isinstance(self.openings, int) or not 0 <= self.openings <= 40:
             raise OptionError(f"td: openings must be an integer in [0, 40], got {self.openings!r}")
+        # As deep as a network file may ask Baseline to search (agents.baseline._MAX_PLIES).
+        top = _MAX_PLIES["dice" if "chance" in Game(self.game).options else "no dice"]
         for name in ("eval_plies", "play_plies"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 4:
-                raise OptionError(f"td: {name} must be an integer in [0, 4], got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= top:
+                raise OptionError(f"td: {name} must be an integer in [0, {top}] for {self.game}, got {v!r}")
         assert self.epsilon is not None and self.play_plies is not None  # set by __post_init__
         if not 0.0 <= self.lam <= 1.0:
             raise OptionError(f"td: lam must be in [0, 1], got {self.lam!r}")
@@ -342,8 +344,9 @@ def td(
         counters["resumed"] += 1
         rng.setstate(ckpt["rng"])
         torch.set_rng_state(ckpt["torch_rng"])
-        if len(ckpt["pending_x"]):
-            pending_x, pending_y = [ckpt["pending_x"]], [ckpt["pending_y"]]
+        pending = _as_arrays({"pending_x": ckpt["pending_x"], "pending_y": ckpt["pending_y"]})
+        if len(pending["pending_x"]):
+            pending_x, pending_y = [pending["pending_x"]], [pending["pending_y"]]
     selfplay = _SelfPlay(game_obj, cfg, rng)
     budget = cfg.minutes * 60.0
     t0: float = time.monotonic() - float(counters["elapsed"])
@@ -368,7 +371,7 @@ def td(
         counters["last_checkpoint"] = counters["elapsed"]
         px = np.concatenate(pending_x) if pending_x else np.zeros((0, *game_obj.observation_shape), np.float32)
         py = np.concatenate(pending_y) if pending_y else np.zeros(0, np.float32)
-        blob = {"config": dataclasses.asdict(cfg), "net": net.state_dict(), "optimizer": opt.state_dict(), "counters": dict(counters), "rng": rng.getstate(), "torch_rng": torch.get_rng_state(), "pending_x": px, "pending_y": py}
+        blob = {"config": dataclasses.asdict(cfg), "net": net.state_dict(), "optimizer": opt.state_dict(), "counters": dict(counters), "rng": rng.getstate(), "torch_rng": torch.get_rng_state(), **_as_tensors({"pending_x": px, "pending_y": py})}
         tmp = out_dir / "checkpoint.pt.tmp"
         torch.save(blob, tmp)
         os.replace(tmp, out_dir / "checkpoint.pt")
