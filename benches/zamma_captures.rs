@@ -45,11 +45,6 @@ const POSITIONS: &[&str] = &[
     "1w6B/wwwww4/1w7/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b b",
 ];
 
-/// Root hops the budget cut so far (0 where the counter does not exist).
-fn cuts() -> u64 {
-    ludoteca::games::alquerque::majority_search_cuts()
-}
-
 fn measure<T>(f: impl FnOnce() -> T) -> (T, u64, f64) {
     let n0 = majority_search_nodes();
     let t = Instant::now();
@@ -218,7 +213,7 @@ fn main() {
             let depth = args.get(3).map_or(0, |a| a.parse().expect("DEPTH"));
             let found = hunt(&rules, games, seed, depth);
             let total: u64 = found.iter().map(|f| f.0).sum();
-            println!("{} positions, {total} majority nodes, {} root hops cut by the budget", found.len(), cuts());
+            println!("{} positions, {total} majority nodes", found.len());
             for (n, pos) in found.iter().take(10) {
                 println!("{n:>10}  {pos}");
             }

@@ -27,7 +27,7 @@ mod text;
 pub use board::{Dir, Geometry, Point};
 pub use observe::PLANES;
 pub use rules::{Alquerque, Board};
-pub use movegen::{majority_search_cuts, majority_search_nodes};
+pub use movegen::majority_search_nodes;
 pub use state::{Removal, State};
 
 use crate::core::{returns_of, splitmix64, Action, Applied, GameRng, Player, ToAct};
