@@ -206,7 +206,7 @@ const OPTIONS: &[OptSpec] = &[OptSpec {
 pub static KHARBAGA: GameEntry = GameEntry {
     id: "kharbaga",
     family: "alquerque",
-    version: 2,
+    version: 3,
     summary: "Kharbaga: alquerque-family draughts on a 41-point board, flying mulás, majority capture",
     max_turns: 300,
     offers: true,
@@ -217,7 +217,7 @@ pub static KHARBAGA: GameEntry = GameEntry {
 pub static ZAMMA: GameEntry = GameEntry {
     id: "zamma",
     family: "alquerque",
-    version: 2,
+    version: 3,
     summary: "Zamma: alquerque-family draughts on the 81-point board, flying mulás, majority capture",
     max_turns: 500,
     offers: true,
