@@ -58,7 +58,7 @@ fn report(rules: &Alquerque, text: &str) {
     let (_, n_mask, t_mask) = measure(|| rules.legal_mask(&s, &mut mask));
     let mut kids = Vec::new();
     let (_, n_next, t_next) = measure(|| rules.next_states(&s, &mut kids));
-    let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new() };
+    let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
     let (out, n_ab, t_ab) = measure(|| alphabeta::search(rules, &s, &cfg, &mut Builtin).expect("a search"));
     println!("{text}");
     println!(
@@ -92,7 +92,7 @@ fn hunt(rules: &Alquerque, games: u32, seed: u64, depth: u32) -> Vec<(u64, Strin
                 let (_, n, _) = measure(|| rules.next_states(&s, &mut kids));
                 found.push((n, rules.to_position(&s)));
             } else {
-                let cfg = Config { depth, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new() };
+                let cfg = Config { depth, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
                 let (_, n, t) = measure(|| alphabeta::search(rules, &s, &cfg, &mut Builtin).expect("a search"));
                 found.push((n, format!("{t:.3} s  {}", rules.to_position(&s))));
             }
@@ -221,7 +221,7 @@ fn main() {
         Some("--search") => {
             let rec = Recorder { rules: Alquerque::new(Board::Zamma, Removal::Immediate), worst: Default::default() };
             let s = rules.from_position(&args[1]).expect("a zamma position");
-            let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new() };
+            let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
             alphabeta::search(&rec, &s, &cfg, &mut Builtin).expect("a search");
             let mut w = rec.worst.into_inner().expect("one search thread");
             let total: u64 = w.iter().map(|f| f.0).sum();
