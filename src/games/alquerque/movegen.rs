@@ -197,6 +197,12 @@ impl Memo {
         t
     }
 
+    /// The [`Alquerque::successors`] graph already counted for a mover, if
+    /// any (a listing's later decisions start their search with it).
+    fn counted_successors(&self, wall: u128, takeable: u128, king: bool) -> Option<std::rc::Rc<[u128; 81]>> {
+        self.graphs.iter().find(|(w, t, k, _)| *w == wall && *t == takeable && *k == king).map(|g| g.3.clone())
+    }
+
     /// [`Alquerque::successors`], counted once per mover in a decision or
     /// listing.
     fn successors(&mut self, r: &Alquerque, wall: u128, takeable: u128, king: bool) -> std::rc::Rc<[u128; 81]> {
@@ -690,6 +696,7 @@ impl Alquerque {
                 let mut seq = self.seq_of(s, from);
                 seq.wall |= seq.enemy & !takeable;
                 seq.takeable = takeable;
+                seq.succ = memo.counted_successors(seq.wall, takeable, seq.king);
                 self.most(&mut seq, memo, from, best)
             };
             best = best.max(v);
@@ -707,6 +714,7 @@ impl Alquerque {
             let mut seq = self.seq_of(s, from);
             seq.wall |= seq.enemy & !takeable;
             seq.takeable = takeable;
+            seq.succ = memo.counted_successors(seq.wall, takeable, seq.king);
             memo.prove(seq.own, seq.enemy, from | (seq.king as u8) << 7, best, best);
             for (_, h, more) in roots.iter().filter(|r| r.0 == from) {
                 if !more {
