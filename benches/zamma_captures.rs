@@ -45,11 +45,6 @@ const POSITIONS: &[&str] = &[
     "1w6B/wwwww4/1w7/wwww1ww2/2w1w4/9/1w5bb/4w3b/8b b",
 ];
 
-/// Root hops the budget cut so far (0 where the counter does not exist).
-fn cuts() -> u64 {
-    ludoteca::games::alquerque::majority_search_cuts()
-}
-
 fn measure<T>(f: impl FnOnce() -> T) -> (T, u64, f64) {
     let n0 = majority_search_nodes();
     let t = Instant::now();
@@ -63,7 +58,7 @@ fn report(rules: &Alquerque, text: &str) {
     let (_, n_mask, t_mask) = measure(|| rules.legal_mask(&s, &mut mask));
     let mut kids = Vec::new();
     let (_, n_next, t_next) = measure(|| rules.next_states(&s, &mut kids));
-    let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new() };
+    let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
     let (out, n_ab, t_ab) = measure(|| alphabeta::search(rules, &s, &cfg, &mut Builtin).expect("a search"));
     println!("{text}");
     println!(
@@ -97,7 +92,7 @@ fn hunt(rules: &Alquerque, games: u32, seed: u64, depth: u32) -> Vec<(u64, Strin
                 let (_, n, _) = measure(|| rules.next_states(&s, &mut kids));
                 found.push((n, rules.to_position(&s)));
             } else {
-                let cfg = Config { depth, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new() };
+                let cfg = Config { depth, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
                 let (_, n, t) = measure(|| alphabeta::search(rules, &s, &cfg, &mut Builtin).expect("a search"));
                 found.push((n, format!("{t:.3} s  {}", rules.to_position(&s))));
             }
@@ -218,7 +213,7 @@ fn main() {
             let depth = args.get(3).map_or(0, |a| a.parse().expect("DEPTH"));
             let found = hunt(&rules, games, seed, depth);
             let total: u64 = found.iter().map(|f| f.0).sum();
-            println!("{} positions, {total} majority nodes, {} root hops cut by the budget", found.len(), cuts());
+            println!("{} positions, {total} majority nodes", found.len());
             for (n, pos) in found.iter().take(10) {
                 println!("{n:>10}  {pos}");
             }
@@ -226,7 +221,7 @@ fn main() {
         Some("--search") => {
             let rec = Recorder { rules: Alquerque::new(Board::Zamma, Removal::Immediate), worst: Default::default() };
             let s = rules.from_position(&args[1]).expect("a zamma position");
-            let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new() };
+            let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
             alphabeta::search(&rec, &s, &cfg, &mut Builtin).expect("a search");
             let mut w = rec.worst.into_inner().expect("one search thread");
             let total: u64 = w.iter().map(|f| f.0).sum();

@@ -27,7 +27,7 @@ mod text;
 pub use board::{Dir, Geometry, Point};
 pub use observe::PLANES;
 pub use rules::{Alquerque, Board};
-pub use movegen::{majority_search_cuts, majority_search_nodes};
+pub use movegen::majority_search_nodes;
 pub use state::{Removal, State};
 
 use crate::core::{returns_of, splitmix64, Action, Applied, GameRng, Player, ToAct};
@@ -206,7 +206,7 @@ const OPTIONS: &[OptSpec] = &[OptSpec {
 pub static KHARBAGA: GameEntry = GameEntry {
     id: "kharbaga",
     family: "alquerque",
-    version: 2,
+    version: 3,
     summary: "Kharbaga: alquerque-family draughts on a 41-point board, flying mulás, majority capture",
     max_turns: 300,
     offers: true,
@@ -217,7 +217,7 @@ pub static KHARBAGA: GameEntry = GameEntry {
 pub static ZAMMA: GameEntry = GameEntry {
     id: "zamma",
     family: "alquerque",
-    version: 2,
+    version: 3,
     summary: "Zamma: alquerque-family draughts on the 81-point board, flying mulás, majority capture",
     max_turns: 500,
     offers: true,

@@ -19,7 +19,7 @@ use super::deferred::{walk_jumps, walk_jumps_in, Jump, JumpSet, Maze, Situation}
 use super::rules::Alquerque;
 use super::state::State;
 use crate::core::{Action, Applied, Outcome, Player};
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
 #[cfg(test)]
@@ -64,53 +64,28 @@ struct Seq {
     own: u128,
     enemy: u128,
     king: bool,
-    /// Search nodes left (see [`SEARCH_BUDGET`]).
-    budget: u32,
-    /// Whether the budget ran out below the node being counted (its value
-    /// is then only a lower bound and is not memoized). Memoized values are
-    /// exact, whatever the bound and the budget left when they were counted.
-    cut: bool,
     /// The enemy pieces this sequence could ever take
-    /// ([`Alquerque::takeable`] of `still` and `enemy0`): a node's value is
-    /// at most how many of them are left, and the search stops there. All
-    /// bits set until the search has expanded [`TAKEABLE_AFTER`] nodes (most
-    /// searches are a capture or two, and counting would cost more).
+    /// ([`Alquerque::takeable`] for the capturing piece, the mover's other
+    /// pieces standing still): a situation can capture at most those of
+    /// them still on the board.
     takeable: u128,
-    /// The mover's pieces that stay put, and the enemy's at the decision.
-    still: u128,
-    enemy0: u128,
-    /// Nodes expanded so far for this mover at this decision; the memo
-    /// records values only past [`TAKEABLE_AFTER`] (small searches do not
-    /// pay for the table).
+    /// The points that block for ever during the sequence: the mover's
+    /// pieces that stay put, the enemy pieces it cannot take.
+    wall: u128,
+    /// The relaxed capture graph of the sequence ([`Alquerque::successors`]),
+    /// counted once the search is big enough to pay for it.
+    succ: Option<std::rc::Rc<[u128; 81]>>,
+    /// Situations this sequence's search has expanded.
     expanded: u32,
 }
 
-/// Nodes a search expands before it bounds itself by the takeable pieces
-/// and memoizes.
-const TAKEABLE_AFTER: u32 = 16;
-
-/// Search nodes one root hop's evaluation may expand in immediate mode,
-/// where every hop removes a piece, so sequences are at most as long as the
-/// pieces capturable; the search stops as soon as it has taken every piece
-/// it could ever take ([`Alquerque::takeable`]). **Decision**: past the
-/// budget, the best sequence found so far counts as the maximum.
-/// **Decision** (issue #13, memoized search): a situation already counted
-/// in the decision ([`Memo`]) is not searched again and uses no budget, and
-/// the search stops at the takeable pieces rather than at all enemy pieces;
-/// so it expands a part of the nodes the earlier unmemoized search visited,
-/// in the same order, and reaches the budget only where that search did:
-/// where that search was cut, the answer now can only be more exact (the
-/// maximum counted in full, or cut later). No decision of the perft trees
-/// (kharbaga and zamma to depth 8), of the playthroughs or of the random
-/// games with mulás of the tests reaches the budget, before or after; the
-/// unmemoized search reached it on positions with a mulá among many enemy
-/// pawns, e.g. `ww6B/wwwww4/9/wwww1ww2/9/1w3w3/1w5bb/4w3b/8b b` from the
-/// arena ladder (with the same legal hops as now, found before the cut).
-pub const SEARCH_BUDGET: u32 = 20_000;
+/// Situations a mover's search expands before it counts its relaxed
+/// capture graph (most searches are a capture or two, and counting the
+/// graph would cost more than they do).
+const GRAPH_AFTER: u32 = 64;
 
 thread_local! {
     static SEARCH_NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    static SEARCH_CUTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Nodes the immediate-removal majority search has expanded on this thread
@@ -119,26 +94,24 @@ pub fn majority_search_nodes() -> u64 {
     SEARCH_NODES.with(|n| n.get())
 }
 
-/// Root hops whose evaluation reached [`SEARCH_BUDGET`] on this thread so
-/// far (the answer is then the best sequence found within it).
-pub fn majority_search_cuts() -> u64 {
-    SEARCH_CUTS.with(|n| n.get())
-}
-
-/// The exact values [`Alquerque::best`] has counted for situations
-/// (capturing point, own pieces, enemy pieces) within one decision, or one
-/// listing of a position's turns: the same situation is reached by many
-/// routes (the same pieces taken in another order, a mulá landing on
+/// What [`Alquerque::reach`] has proven about situations (capturing point,
+/// own pieces, enemy pieces) within one decision, or one listing of a
+/// position's turns: `lo`, a number of captures some continuation makes, and
+/// `hi`, a number no continuation exceeds. The same situation is reached by
+/// many routes (the same pieces taken in another order, a mulá landing on
 /// another point behind the same piece), and without this table each route
 /// searched it again, exponentially often in the number of pieces a mulá
 /// could take. Open addressing, linear probing, grown at half full.
 struct Memo {
     slots: Vec<Slot>,
     len: usize,
-    /// The last [`Alquerque::takeable`] counted: (still, enemy, takeable).
-    /// A listing's later decisions reuse it (still the same pieces, the
-    /// enemy's a subset: a superset of what they can take).
-    peeled: Option<(u128, u128, u128)>,
+    /// The [`Alquerque::takeable`] sets counted so far: (still, enemy,
+    /// takeable). A listing's later decisions reuse them (the same pieces
+    /// still, the enemy's a subset: a superset of what they can take).
+    peeled: Vec<(u128, u128, u128)>,
+    /// The [`Alquerque::successors`] graphs counted so far: (wall,
+    /// takeable, king, graph).
+    graphs: Vec<(u128, u128, bool, std::rc::Rc<[u128; 81]>)>,
 }
 
 #[derive(Copy, Clone)]
@@ -147,7 +120,8 @@ struct Slot {
     enemy: u128,
     /// Capturing point | 0x80 for a mulá; [`Slot::EMPTY`] marks a free slot.
     tag: u8,
-    value: u8,
+    lo: u8,
+    hi: u8,
 }
 
 impl Slot {
@@ -156,7 +130,7 @@ impl Slot {
 
 impl Memo {
     fn new() -> Memo {
-        Memo { slots: Vec::new(), len: 0, peeled: None }
+        Memo { slots: Vec::new(), len: 0, peeled: Vec::new(), graphs: Vec::new() }
     }
 
     #[inline]
@@ -180,29 +154,117 @@ impl Memo {
         }
     }
 
+    /// The bounds proven for a situation, `(lo, hi)`.
     #[inline]
-    fn get(&self, own: u128, enemy: u128, tag: u8) -> Option<u32> {
+    fn get(&self, own: u128, enemy: u128, tag: u8) -> Option<(u32, u32)> {
         if self.slots.is_empty() {
             return None;
         }
         let e = &self.slots[self.find(own, enemy, tag)];
-        (e.tag != Slot::EMPTY).then_some(e.value as u32)
+        (e.tag != Slot::EMPTY).then_some((e.lo as u32, e.hi as u32))
     }
 
-    fn insert(&mut self, own: u128, enemy: u128, tag: u8, value: u32) {
+    /// Records bounds proven for a situation (kept with those proven before).
+    fn prove(&mut self, own: u128, enemy: u128, tag: u8, lo: u32, hi: u32) {
         if 2 * (self.len + 1) > self.slots.len() {
             let size = (2 * self.slots.len()).max(64);
-            let empty = Slot { own: 0, enemy: 0, tag: Slot::EMPTY, value: 0 };
+            let empty = Slot { own: 0, enemy: 0, tag: Slot::EMPTY, lo: 0, hi: 0 };
             let old = std::mem::replace(&mut self.slots, vec![empty; size]);
             self.len = 0;
             for e in old.into_iter().filter(|e| e.tag != Slot::EMPTY) {
-                self.insert(e.own, e.enemy, e.tag, e.value as u32);
+                self.prove(e.own, e.enemy, e.tag, e.lo as u32, e.hi as u32);
             }
         }
         let i = self.find(own, enemy, tag);
-        if self.slots[i].tag == Slot::EMPTY {
-            self.slots[i] = Slot { own, enemy, tag, value: value as u8 };
+        let e = &mut self.slots[i];
+        if e.tag == Slot::EMPTY {
+            *e = Slot { own, enemy, tag, lo: lo as u8, hi: hi as u8 };
             self.len += 1;
+        } else {
+            e.lo = e.lo.max(lo as u8);
+            e.hi = e.hi.min(hi as u8);
+        }
+    }
+
+    /// [`Alquerque::takeable`], counted once per (still, enemy) in a decision
+    /// or listing.
+    fn takeable(&mut self, r: &Alquerque, still: u128, enemy: u128) -> u128 {
+        if let Some(&(_, _, t)) = self.peeled.iter().find(|(st, e, _)| *st == still && enemy & !e == 0) {
+            return t;
+        }
+        let t = r.takeable(still, enemy);
+        self.peeled.push((still, enemy, t));
+        t
+    }
+
+    /// The [`Alquerque::successors`] graph already counted for a mover, if
+    /// any (a listing's later decisions start their search with it).
+    fn counted_successors(&self, wall: u128, takeable: u128, king: bool) -> Option<std::rc::Rc<[u128; 81]>> {
+        self.graphs.iter().find(|(w, t, k, _)| *w == wall && *t == takeable && *k == king).map(|g| g.3.clone())
+    }
+
+    /// [`Alquerque::successors`], counted once per mover in a decision or
+    /// listing.
+    fn successors(&mut self, r: &Alquerque, wall: u128, takeable: u128, king: bool) -> std::rc::Rc<[u128; 81]> {
+        if let Some((_, _, _, g)) = self.graphs.iter().find(|(w, t, k, _)| *w == wall && *t == takeable && *k == king) {
+            return g.clone();
+        }
+        let g = std::rc::Rc::new(r.successors(wall, takeable, king));
+        self.graphs.push((wall, takeable, king, g.clone()));
+        g
+    }
+}
+
+/// The decision graph of one turn in immediate mode: every mid-turn
+/// situation once, with its legal decisions in order, and the positions the
+/// turn can end in.
+#[derive(Default)]
+struct TurnGraph {
+    nodes: Vec<Node>,
+    index: HashMap<([u128; 2], u128, u8), u32, BuildHasherDefault<crate::core::WordHasher>>,
+    /// Distinct end positions (spec: moves that produce the same position
+    /// are one move).
+    ends: Vec<State>,
+    end_index: HashMap<([u128; 2], u128), u32, BuildHasherDefault<crate::core::WordHasher>>,
+}
+
+struct Node {
+    hops: Vec<(Action, Child)>,
+}
+
+#[derive(Copy, Clone)]
+enum Child {
+    Mid(u32),
+    End(u32),
+}
+
+impl TurnGraph {
+    /// Reports `(path, end)` for each end position below `child` not yet in
+    /// `reported`, by the smallest path (`path` holds the way to `child`).
+    fn walk(
+        &self,
+        child: Child,
+        path: &mut Vec<Action>,
+        visited: &mut HashSet<u32, BuildHasherDefault<crate::core::WordHasher>>,
+        reported: &mut HashSet<u32, BuildHasherDefault<crate::core::WordHasher>>,
+        f: &mut impl FnMut(&[Action], &State),
+    ) {
+        match child {
+            Child::End(e) => {
+                if reported.insert(e) {
+                    f(path, &self.ends[e as usize]);
+                }
+            }
+            Child::Mid(id) => {
+                if !visited.insert(id) {
+                    return;
+                }
+                for &(a, c) in &self.nodes[id as usize].hops {
+                    path.push(a);
+                    self.walk(c, path, visited, reported, f);
+                    path.pop();
+                }
+            }
         }
     }
 }
@@ -263,76 +325,193 @@ impl Alquerque {
         seq.enemy &= !(1u128 << h.victim);
     }
 
-    /// Immediate mode: the most pieces a continuation from `pos` captures.
-    /// Every hop removes a piece, so the takeable enemy pieces left bound
-    /// it: the search stops as soon as a continuation takes them all.
-    fn best(&self, seq: &mut Seq, memo: &mut Memo, pos: u8) -> u32 {
-        let limit = (seq.enemy & seq.takeable).count_ones();
-        if limit == 0 {
+    /// Immediate mode: whether a continuation from `pos` captures at least
+    /// `need` more pieces: a result `>= need` says yes; a result below
+    /// `need` says no, and is a number of captures no continuation exceeds
+    /// (so that a caller looking for the maximum can ask that next). Exact,
+    /// with no budget: a situation is searched until a continuation reaches
+    /// `need` or every one is proven short, and what is proven is kept in
+    /// `memo` (a later question about the same situation is answered from
+    /// it, or searched only as far as its bounds leave open). Every hop
+    /// removes a piece, so the takeable pieces left bound the answer
+    /// ([`Alquerque::takeable`]).
+    fn reach(&self, seq: &mut Seq, memo: &mut Memo, pos: u8, need: u32) -> u32 {
+        if need == 0 {
             return 0;
+        }
+        let limit = (seq.enemy & seq.takeable).count_ones();
+        if limit < need {
+            return limit;
         }
         let tag = pos | (seq.king as u8) << 7;
-        if let Some(v) = memo.get(seq.own, seq.enemy, tag) {
-            return v;
+        let (lo, hi) = memo.get(seq.own, seq.enemy, tag).unwrap_or((0, limit));
+        if lo >= need {
+            return lo;
         }
-        if seq.budget == 0 {
-            seq.cut = true;
-            return 0;
+        if hi < need {
+            return hi;
         }
-        seq.budget -= 1;
         SEARCH_NODES.with(|n| n.set(n.get() + 1));
-        self.count_expansion(seq);
-        let cut_above = std::mem::replace(&mut seq.cut, false);
         let mut buf = HopBuf::new();
         self.hops(seq, pos, &mut buf);
-        let mut best = 0;
-        for h in buf.as_slice() {
-            best = best.max(self.hop_value(seq, memo, pos, h));
-            if best >= limit {
-                break;
+        if buf.n == 0 {
+            // A situation without a further capture costs one look at its
+            // hops: not worth a slot.
+            return 0;
+        }
+        if need == 1 {
+            return 1;
+        }
+        if seq.succ.is_none() {
+            seq.expanded += 1;
+            if seq.expanded >= GRAPH_AFTER {
+                seq.succ = Some(memo.successors(self, seq.wall, seq.takeable, seq.king));
             }
         }
-        // A situation without a further capture costs one look at its hops,
-        // and most searches are a capture or two: not worth a slot.
-        if best > 0 && seq.expanded >= TAKEABLE_AFTER && (!seq.cut || best >= limit) {
-            memo.insert(seq.own, seq.enemy, tag, best);
+        if let Some(succ) = &seq.succ {
+            let bound = Self::graph_bound(succ, seq.enemy & seq.takeable, &buf);
+            if bound < need {
+                memo.prove(seq.own, seq.enemy, tag, 1, bound);
+                return bound;
+            }
         }
-        seq.cut |= cut_above;
-        best
+        self.order_hops(seq, pos, &mut buf);
+        let mut bound = 1;
+        for h in buf.as_slice() {
+            let saved = (seq.own, seq.enemy);
+            self.make(seq, pos, h);
+            let r = self.reach(seq, memo, h.to, need - 1);
+            (seq.own, seq.enemy) = saved;
+            if r >= need - 1 {
+                memo.prove(seq.own, seq.enemy, tag, need, hi);
+                return need;
+            }
+            bound = bound.max(1 + r);
+        }
+        memo.prove(seq.own, seq.enemy, tag, 1, bound);
+        bound
     }
 
-    /// Immediate mode: `1 + best(after h)`.
-    fn hop_value(&self, seq: &mut Seq, memo: &mut Memo, from: u8, h: &Hop) -> u32 {
-        let saved = (seq.own, seq.enemy);
-        self.make(seq, from, h);
-        let v = 1 + self.best(seq, memo, h.to);
-        (seq.own, seq.enemy) = saved;
-        v
+    /// Immediate mode: the most pieces a continuation from `pos` captures,
+    /// if at least `floor` (otherwise some number below `floor`). Asked from
+    /// the top: at the takeable bound first, then at each bound a failed
+    /// question proves, so that where the bound is reached (most capture
+    /// mazes) no continuation needs to be proven short.
+    fn most(&self, seq: &mut Seq, memo: &mut Memo, pos: u8, floor: u32) -> u32 {
+        let mut k = (seq.enemy & seq.takeable).count_ones();
+        loop {
+            let r = self.reach(seq, memo, pos, k);
+            if r >= k || r < floor {
+                return r.min(k);
+            }
+            k = r;
+        }
     }
 
-    /// The search's view of a sequence by the piece on `from`, the pieces
-    /// `still` not moving during it.
-    fn seq_of(&self, s: &State, from: u8, still: u128) -> Seq {
+    /// At most how many pieces a continuation takes, by the relaxed capture
+    /// graph `succ` over the pieces `left`: the first capture is one of the
+    /// hops `buf`, each later one follows an arc from the piece taken
+    /// before, so only the pieces reachable from the first victims can be
+    /// taken; and a piece with no arc to a piece still left ends any
+    /// sequence that takes it (pieces only leave), so of those at most one
+    /// counts.
+    fn graph_bound(succ: &[u128; 81], left: u128, buf: &HopBuf) -> u32 {
+        let mut reach = 0u128;
+        for h in buf.as_slice() {
+            reach |= 1u128 << h.victim;
+        }
+        let mut frontier = reach;
+        while frontier != 0 {
+            let mut next = 0u128;
+            for v in crate::bits::SetBits(frontier) {
+                next |= succ[v as usize];
+            }
+            next &= left & !reach;
+            reach |= next;
+            frontier = next;
+        }
+        let mut ends = 0;
+        for v in crate::bits::SetBits(reach) {
+            ends += (succ[v as usize] & left & !(1u128 << v) == 0) as u32;
+        }
+        reach.count_ones() - ends + ends.min(1)
+    }
+
+    /// The relaxed capture graph of a sequence by a piece (`king`: a mulá)
+    /// among points of which `wall` block for ever (the mover's pieces that
+    /// stay put, the enemy pieces no sequence can take) and the enemy pieces
+    /// `takeable` may leave: an arc `v -> w` when some capture of `v` lands
+    /// where `w` can be captured next, were every takeable piece in the way
+    /// already gone. Every sequence follows its arcs.
+    fn successors(&self, wall: u128, takeable: u128, king: bool) -> [u128; 81] {
+        let next = &self.geo.next;
+        let open = |p: u8| p != NONE && wall >> p & 1 == 0;
+        let mut succ = [0u128; 81];
+        for v in crate::bits::SetBits(takeable) {
+            let v = v as u8;
+            for d in 0..8 {
+                // Captured along `d`: the jumper comes from the point before
+                // `v` and lands behind it.
+                if !open(next[(d + 4) & 7][v as usize]) {
+                    continue;
+                }
+                let mut y = next[d][v as usize];
+                while open(y) {
+                    for line in next.iter() {
+                        let mut z = line[y as usize];
+                        while open(z) {
+                            if takeable >> z & 1 != 0 && z != v && open(line[z as usize]) {
+                                succ[v as usize] |= 1u128 << z;
+                            }
+                            if !king {
+                                break;
+                            }
+                            z = line[z as usize];
+                        }
+                    }
+                    if !king {
+                        break;
+                    }
+                    y = next[d][y as usize];
+                }
+            }
+        }
+        succ
+    }
+
+    /// Tries the hops most likely to lead far first: those landing where
+    /// the piece has the fewest continuations (but some) come first, as in
+    /// Warnsdorff's rule for a knight's tour: a piece that is hard to reach
+    /// is taken while it still can be, and the easy ones stay for later.
+    fn order_hops(&self, seq: &mut Seq, pos: u8, buf: &mut HopBuf) {
+        let n = buf.n;
+        if n < 2 {
+            return;
+        }
+        let mut keys = [0u8; 56];
+        for i in 0..n {
+            let h = buf.h[i];
+            let saved = (seq.own, seq.enemy);
+            self.make(seq, pos, &h);
+            let mut next = HopBuf::new();
+            self.hops(seq, h.to, &mut next);
+            (seq.own, seq.enemy) = saved;
+            keys[i] = if next.n == 0 { 0xFF } else { next.n as u8 };
+        }
+        let mut idx: [u8; 56] = std::array::from_fn(|i| i as u8);
+        idx[..n].sort_by_key(|&i| keys[i as usize]);
+        let old = buf.h;
+        for i in 0..n {
+            buf.h[i] = old[idx[i] as usize];
+        }
+    }
+
+    /// The search's view of a sequence by the piece on `from` (its takeable
+    /// set still to count).
+    fn seq_of(&self, s: &State, from: u8) -> Seq {
         let me = s.side.index();
-        Seq {
-            own: s.pieces[me],
-            enemy: s.pieces[1 - me],
-            king: s.kings >> from & 1 != 0,
-            budget: SEARCH_BUDGET,
-            cut: false,
-            takeable: !0,
-            still,
-            enemy0: s.pieces[1 - me],
-            expanded: 0,
-        }
-    }
-
-    #[inline]
-    fn count_expansion(&self, seq: &mut Seq) {
-        seq.expanded += 1;
-        if seq.expanded == TAKEABLE_AFTER {
-            seq.takeable = self.takeable(seq.still, seq.enemy0);
-        }
+        let own = s.pieces[me];
+        Seq { own, enemy: s.pieces[1 - me], king: s.kings >> from & 1 != 0, takeable: !0, wall: own & !(1u128 << from), succ: None, expanded: 0 }
     }
 
     /// Immediate mode: a superset of the enemy pieces a sequence can take
@@ -456,59 +635,108 @@ impl Alquerque {
         self.for_each_best_immediate_hop(s, movers, memo, f)
     }
 
-    /// [`Alquerque::for_each_best_hop`] in immediate mode, with the values
-    /// counted so far in `memo` (this decision's, or those of every decision
-    /// of the turns being listed: a situation's value does not depend on the
-    /// route to it).
+    /// [`Alquerque::for_each_best_hop`] in immediate mode, with what was
+    /// proven so far in `memo` (this decision's, or that of every decision of
+    /// the turns being listed: what a situation can capture does not depend
+    /// on the route to it).
+    ///
+    /// The maximum is raised hop by hop: a hop is worth at least `k` when a
+    /// continuation after it captures `k - 1` ([`Alquerque::reach`]), and a
+    /// hop is only asked whether it reaches the best found so far, then
+    /// whether it beats it. Only the last question for each hop can need a
+    /// proof over every continuation; a mover whose takeable pieces are
+    /// fewer than the best found is not searched at all.
     fn for_each_best_immediate_hop(&self, s: &State, movers: u128, memo: &mut Memo, mut f: impl FnMut(u8, &Hop)) -> u32 {
-        // Every first hop valued (on its own budget), then those worth the
-        // most reported; most decisions have a few hops, kept on the stack.
-        let mut few = [(0u8, Hop::default(), 0u8); 16];
-        let mut n = 0;
-        let mut more: Vec<(u8, Hop, u8)> = Vec::new();
-        let mut best = 0u32;
-        let still = s.pieces[s.side.index()] & !movers;
-        // A listing whose table already holds values is in a big search:
-        // bound and memoize from the start.
-        let big = memo.len > 0;
+        let me = s.side.index();
+        // Every first hop, and whether it can go on: most decisions take one
+        // piece, and need neither the takeable sets nor the table.
+        let mut roots: Vec<(u8, Hop, bool)> = Vec::new();
+        let mut any_more = false;
         for from in crate::bits::SetBits(movers) {
             let from = from as u8;
-            let mut seq = self.seq_of(s, from, still);
-            if big {
-                seq.expanded = TAKEABLE_AFTER;
-                seq.takeable = match memo.peeled {
-                    Some((st, e, t)) if st == still && seq.enemy0 & !e == 0 => t,
-                    _ => {
-                        let t = self.takeable(still, seq.enemy0);
-                        memo.peeled = Some((still, seq.enemy0, t));
-                        t
-                    }
-                };
-            }
+            let mut seq = self.seq_of(s, from);
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
-                seq.budget = SEARCH_BUDGET;
-                seq.cut = false;
-                let v = self.hop_value(&mut seq, memo, from, h);
-                if seq.cut {
-                    SEARCH_CUTS.with(|n| n.set(n.get() + 1));
-                }
-                if n < few.len() {
-                    few[n] = (from, *h, v as u8);
-                    n += 1;
-                } else {
-                    more.push((from, *h, v as u8));
-                }
-                best = best.max(v);
+                let saved = (seq.own, seq.enemy);
+                self.make(&mut seq, from, h);
+                let mut next = HopBuf::new();
+                self.hops(&seq, h.to, &mut next);
+                (seq.own, seq.enemy) = saved;
+                any_more |= next.n > 0;
+                roots.push((from, *h, next.n > 0));
             }
         }
-        if best > 0 {
-            for (from, h, v) in few[..n].iter().chain(&more) {
-                if *v as u32 == best {
-                    f(*from, h);
-                }
+        if roots.is_empty() {
+            return 0;
+        }
+        if !any_more {
+            for (from, h, _) in &roots {
+                f(*from, h);
             }
+            return 1;
+        }
+        // The maximum, mover by mover (those that could take the most
+        // first): each mover is asked only whether it reaches the best so
+        // far, and a mover whose takeable pieces are fewer is skipped.
+        let mut by_mover: Vec<(u8, u128, u32)> = Vec::new();
+        for from in crate::bits::SetBits(movers) {
+            let from = from as u8;
+            let still = s.pieces[me] & !(1u128 << from);
+            let t = memo.takeable(self, still, s.pieces[1 - me]);
+            by_mover.push((from, t, (t & s.pieces[1 - me]).count_ones()));
+        }
+        by_mover.sort_by_key(|m| std::cmp::Reverse(m.2));
+        let mut best = 1u32;
+        let mut values = Vec::with_capacity(by_mover.len());
+        for &(from, takeable, limit) in &by_mover {
+            let v = if limit < best {
+                0
+            } else {
+                let mut seq = self.seq_of(s, from);
+                seq.wall |= seq.enemy & !takeable;
+                seq.takeable = takeable;
+                seq.succ = memo.counted_successors(seq.wall, takeable, seq.king);
+                self.most(&mut seq, memo, from, best)
+            };
+            best = best.max(v);
+            values.push(v);
+        }
+        // The legal hops: those after which the rest of the maximum can
+        // still be taken. What is proven here serves the next decisions of
+        // a listing: the maximum from each best mover's point, and that no
+        // hop leads further.
+        let mut chosen: Vec<(u8, Hop)> = Vec::new();
+        for (&(from, takeable, _), &v) in by_mover.iter().zip(&values) {
+            if v != best {
+                continue;
+            }
+            let mut seq = self.seq_of(s, from);
+            seq.wall |= seq.enemy & !takeable;
+            seq.takeable = takeable;
+            seq.succ = memo.counted_successors(seq.wall, takeable, seq.king);
+            memo.prove(seq.own, seq.enemy, from | (seq.king as u8) << 7, best, best);
+            for (_, h, more) in roots.iter().filter(|r| r.0 == from) {
+                if !more {
+                    continue;
+                }
+                let saved = (seq.own, seq.enemy);
+                self.make(&mut seq, from, h);
+                let tag = h.to | (seq.king as u8) << 7;
+                if self.reach(&mut seq, memo, h.to, best - 1) >= best - 1 {
+                    chosen.push((from, *h));
+                    memo.prove(seq.own, seq.enemy, tag, best - 1, best - 1);
+                } else {
+                    memo.prove(seq.own, seq.enemy, tag, 1, best - 2);
+                }
+                (seq.own, seq.enemy) = saved;
+            }
+        }
+        // In the order of the movers and their hops (the order of the listing).
+        let order = |m: &(u8, Hop)| roots.iter().position(|r| r.0 == m.0 && r.1 == m.1);
+        chosen.sort_by_key(order);
+        for (from, h) in &chosen {
+            f(*from, h);
         }
         best
     }
@@ -694,7 +922,7 @@ impl Alquerque {
                 s.pieces[1 - me] &= !vb;
                 s.kings &= !vb;
                 let mut buf = HopBuf::new();
-                self.hops(&self.seq_of(s, to, 0), to, &mut buf);
+                self.hops(&self.seq_of(s, to), to, &mut buf);
                 buf.n > 0
             };
             if more {
@@ -777,36 +1005,66 @@ impl Alquerque {
                 return;
             }
         }
-        // One table for every decision of the listing, and a mid-turn
-        // situation reached again under the same first decision is walked
-        // once: breadth first, its first visit has the shortest path, and
-        // the turns below it are the same from every visit (they used to be
-        // listed once per route, exponentially often with a mulá).
+        // Immediate mode: the decision graph of the turn, each mid-turn
+        // situation once (its legal hops decided once, with one table for
+        // every decision), then the turns read off it.
+        let mut graph = TurnGraph::default();
         let mut memo = Memo::new();
-        let mut seen: HashSet<(Action, [u128; 2], u128, u8), BuildHasherDefault<crate::core::WordHasher>> = HashSet::default();
-        let mut queue = VecDeque::new();
-        queue.push_back((*s, Vec::new(), Action(u32::MAX)));
-        let mut legal = Vec::new();
-        while let Some((cur, path, first)) = queue.pop_front() {
-            legal.clear();
-            self.for_each_legal_in(&cur, &mut memo, |a| legal.push(a));
-            legal.sort_unstable();
-            for &a in &legal {
-                let mut next = cur;
-                let mut p = path.clone();
-                if paths {
-                    p.push(a);
-                }
-                let first = if paths && first.0 == u32::MAX { a } else { first };
-                if self.apply_action(&mut next, a) == Applied::TurnOver {
-                    f(&p, &next);
-                } else if seen.insert((first, next.pieces, next.kings, next.capturing)) {
-                    queue.push_back((next, p, first));
-                }
+        let root = self.turn_graph(s, &mut graph, &mut memo);
+        if !paths {
+            for end in &graph.ends {
+                f(&[], end);
             }
+            return;
+        }
+        // Per first decision, in order, a walk of the graph in the order of
+        // the decisions: the first visit of a situation comes by the
+        // smallest path to it, and so does the first report of each end
+        // position (every path of a turn has the same length: one hop per
+        // piece of the maximum). A situation visited before under the same
+        // first decision leads to nothing new.
+        let mut path = Vec::new();
+        for &(a, child) in &graph.nodes[root as usize].hops {
+            let mut visited = HashSet::<u32, BuildHasherDefault<crate::core::WordHasher>>::default();
+            let mut reported = HashSet::<u32, BuildHasherDefault<crate::core::WordHasher>>::default();
+            path.clear();
+            path.push(a);
+            graph.walk(child, &mut path, &mut visited, &mut reported, f);
         }
     }
 
+    /// Immediate mode: adds the situation `s` and every mid-turn situation
+    /// below it to `graph` (each once), with their legal decisions; returns
+    /// its node.
+    fn turn_graph(&self, s: &State, graph: &mut TurnGraph, memo: &mut Memo) -> u32 {
+        let key = (s.pieces, s.kings, s.capturing);
+        if let Some(&id) = graph.index.get(&key) {
+            return id;
+        }
+        let id = graph.nodes.len() as u32;
+        graph.nodes.push(Node { hops: Vec::new() });
+        graph.index.insert(key, id);
+        let mut legal = Vec::new();
+        self.for_each_legal_in(s, memo, |a| legal.push(a));
+        legal.sort_unstable();
+        let mut hops = Vec::with_capacity(legal.len());
+        for a in legal {
+            let mut next = *s;
+            let child = if self.apply_action(&mut next, a) == Applied::TurnOver {
+                let n = graph.ends.len() as u32;
+                let e = *graph.end_index.entry((next.pieces, next.kings)).or_insert(n);
+                if e == n {
+                    graph.ends.push(next);
+                }
+                Child::End(e)
+            } else {
+                Child::Mid(self.turn_graph(&next, graph, memo))
+            };
+            hops.push((a, child));
+        }
+        graph.nodes[id as usize].hops = hops;
+        id
+    }
     /// The absolute point of the piece an action moves, and its landing point.
     pub(super) fn action_points(&self, side: Player, a: Action) -> Option<(Point, Point)> {
         let [from, _, to, _] = *self.actions[side.index()].get(a.index())?;

@@ -752,14 +752,14 @@ fn games_with_mulas(r: &Alquerque, games: u32, seed: u64, mut f: impl FnMut(&Sta
 }
 
 #[test]
-fn memoized_majority_search_finds_the_hops_and_turns_of_the_unmemoized_one() {
-    // Issue #13: the memo and the listing's walk of each mid-turn situation
-    // once must not change a legal hop or a listed turn (every decision of
-    // every turn compared, mid-sequence ones included).
+fn majority_search_finds_the_hops_and_turns_of_brute_force_along_games_with_mulas() {
+    // Issues #13 and #37: the table, the takeable bound, the order of the
+    // hops and the listing's walk of each mid-turn situation once must not
+    // change a legal hop or a listed turn (every decision of every turn
+    // compared with the brute force, mid-sequence ones included).
     for (b, seed, games) in [(Board::Kharbaga, 5, 40), (Board::Zamma, 6, 30)] {
         let r = rules(b, Immediate);
-        let (mut decisions, mut with_mulas, mut cut) = (0, 0, 0);
-        let cuts_now = majority_search_cuts();
+        let (mut decisions, mut with_mulas) = (0, 0);
         games_with_mulas(&r, games, seed, |s| {
             let old_turns = r.unmemoized_turns(s);
             let mut new_turns: Vec<(Vec<Action>, State)> = Vec::new();
@@ -786,19 +786,15 @@ fn memoized_majority_search_finds_the_hops_and_turns_of_the_unmemoized_one() {
                 }
             }
             for t in mids {
-                let (old, old_best, _, old_cut) = r.unmemoized_best_hops(&t);
+                let (old, old_best, _) = r.unmemoized_best_hops(&t);
                 let mut new = Vec::new();
                 let best = r.for_each_best_hop(&t, |from, h| new.push((from, *h)));
-                assert!(!old_cut, "{b:?}: the unmemoized search was cut at {}", r.to_position(&t));
-                cut += old_cut as u32;
                 assert_eq!((new, best), (old, old_best), "{b:?} at {}", r.to_position(&t));
                 decisions += 1;
                 with_mulas += (best > 0 && t.kings & t.pieces[t.side.index()] != 0) as u32;
             }
         });
         assert!(decisions > 1000 && with_mulas > 50, "{b:?}: {decisions} decisions, {with_mulas} capturing with mulás");
-        assert_eq!(cut, 0);
-        assert_eq!(majority_search_cuts(), cuts_now, "the memoized search was cut");
     }
 }
 
@@ -838,7 +834,7 @@ fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
         assert!(n <= turns_max, "{n} nodes for the turns at {text}");
         // The same hops as the unmemoized search (which its budget cut here,
         // but not before it had found the maximum).
-        let (old, old_best, _, _) = r.unmemoized_best_hops(&s);
+        let (old, old_best, _) = r.unmemoized_best_hops(&s);
         let mut new = Vec::new();
         assert_eq!(r.for_each_best_hop(&s, |from, h| new.push((from, *h))), old_best);
         assert_eq!(new, old, "{text}");
@@ -851,46 +847,110 @@ fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
     assert!(n <= 15_000_000, "{n} nodes in the ab4 search");
 }
 
-/// Prints how many decisions of the perft trees (zamma and kharbaga from
-/// the start, to the tables' depth 8) and of the playthrough records the
-/// majority search's budget cut, before the memo and now (issue #13).
+/// The audit's maze (issue #37): a black mulá among 31 white pieces, of
+/// which a sequence can take at most 22 (an exhaustive search and an
+/// independent reference agree).
+const MAZE_22: &str = "1w2B1W1w/w3W1w2/w3w1w2/WWw1w1w1w/ww1w1ww2/3w4w/w1ww5/6w1w/WW3W1W1 b";
+
 #[test]
-#[ignore]
-fn print_budget_cuts() {
-    for (b, name) in [(Board::Zamma, "zamma"), (Board::Kharbaga, "kharbaga")] {
-        let r = rules(b, Immediate);
-        let mut decisions = Vec::new();
-        let mut level = vec![r.start];
-        for _ in 0..8 {
-            let mut next = Vec::new();
-            for s in &level {
-                r.for_each_turn(s, &mut |path, e| {
-                    let mut t = *s;
-                    decisions.push(t);
-                    for &a in &path[..path.len() - 1] {
-                        r.apply_action(&mut t, a);
-                        decisions.push(t);
-                    }
-                    next.push(*e);
-                });
+fn immediate_majority_is_exact_past_any_search_size() {
+    // Issue #37: a node budget made the search take the best sequence
+    // found within it for the maximum, and list turns of 21 captures
+    // beside those of 22. Every turn listed takes 22, every decision of
+    // every turn is in its mask, and every turn plays.
+    let r = z(Immediate);
+    let s = pos(&r, MAZE_22);
+    let turns = r.turns(&s);
+    assert!(!turns.is_empty());
+    for t in &turns {
+        assert_eq!(t.actions.len(), 22, "{}", t.notation);
+        assert_eq!(t.state.pieces[1].count_ones(), 31 - 22, "{}", t.notation);
+        let mut cur = s;
+        for &a in &t.actions {
+            let mut mask = vec![false; r.spec().num_actions];
+            r.legal_mask(&cur, &mut mask);
+            assert!(mask[a.index()], "{}: {} not in the mask", t.notation, r.action_to_string(&cur, a));
+            r.apply_action(&mut cur, a);
+        }
+        assert_eq!(cur, t.state);
+        assert_eq!(play(&r, &s, &t.notation), t.state);
+    }
+}
+
+/// A random capture maze: `movers` black pieces (mulás with probability
+/// `kings`) among white pieces on each point with probability `density`,
+/// black to move.
+fn random_maze(r: &Alquerque, rng: &mut crate::core::GameRng, movers: u32, kings: f64, density: f64) -> State {
+    let points: Vec<u8> = crate::bits::SetBits(r.geo.points).map(|p| p as u8).collect();
+    loop {
+        let mut s = r.start;
+        s.pieces = [0, 0];
+        s.kings = 0;
+        s.side = Player::P0;
+        let mut placed = 0;
+        while placed < movers {
+            let p = points[rng.random_range(0..points.len())];
+            if (s.pieces[0] | s.pieces[1]) >> p & 1 == 0 && r.geo.far_rank[0] >> p & 1 == 0 {
+                s.pieces[0] |= 1u128 << p;
+                if rng.random_bool(kings) {
+                    s.kings |= 1u128 << p;
+                }
+                placed += 1;
             }
-            next.sort_by_key(|e| (e.pieces, e.kings));
-            next.dedup();
-            level = next;
         }
-        let path = format!("{}/tests/data/playthroughs/{name}.txt", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(path).unwrap();
-        for line in text.lines().filter_map(|l| l.strip_prefix("position: ")) {
-            decisions.push(pos(&r, line));
+        for &p in &points {
+            if (s.pieces[0] | s.pieces[1]) >> p & 1 == 0 && r.geo.far_rank[1] >> p & 1 == 0 && rng.random_bool(density) {
+                s.pieces[1] |= 1u128 << p;
+                if rng.random_bool(kings) {
+                    s.kings |= 1u128 << p;
+                }
+            }
         }
-        decisions.sort_by_key(|e| (e.pieces, e.kings, e.side as u8, e.capturing));
-        decisions.dedup();
-        let cuts0 = majority_search_cuts();
-        let mut old_cuts = 0;
-        for s in &decisions {
-            old_cuts += r.unmemoized_best_hops(s).3 as u32;
-            r.for_each_best_hop(s, |_, _| {});
+        if let Ok(t) = r.from_position(&r.to_position(&s)) {
+            if r.capturers(&t, t.pieces[0]) != 0 {
+                return t;
+            }
         }
-        eprintln!("{name}: {} decisions, cut before {old_cuts}, now {}", decisions.len(), majority_search_cuts() - cuts0);
+    }
+}
+
+#[test]
+fn immediate_majority_matches_brute_force_on_random_mazes() {
+    // Issue #37: the search (table, takeable bound, capture-graph bound,
+    // hop order) against the brute force (every sequence walked in full, no
+    // bound, no budget) on random mazes of both boards, pawns and mulás on
+    // both sides, at the turn's start and at every decision of a random
+    // maximal sequence: the same maximum and the same legal hops.
+    let mut rng = rng_from_seed(37);
+    for (board, movers, kings, density, mazes) in [
+        (Board::Kharbaga, 1, 1.0, 0.45, 150),
+        (Board::Kharbaga, 3, 0.5, 0.4, 150),
+        (Board::Kharbaga, 4, 0.0, 0.5, 150),
+        (Board::Zamma, 1, 1.0, 0.2, 120),
+        (Board::Zamma, 3, 0.5, 0.25, 120),
+        (Board::Zamma, 5, 0.0, 0.45, 150),
+    ] {
+        let r = rules(board, Immediate);
+        let (mut decisions, mut long) = (0, 0);
+        for _ in 0..mazes {
+            let mut s = random_maze(&r, &mut rng, movers, kings, density);
+            loop {
+                let (old, old_best, _) = r.unmemoized_best_hops(&s);
+                let mut new = Vec::new();
+                let best = r.for_each_best_hop(&s, |from, h| new.push((from, *h)));
+                assert_eq!((best, &new), (old_best, &old), "{board:?} at {}", r.to_position(&s));
+                decisions += 1;
+                long += (best >= 4) as u32;
+                if best == 0 {
+                    break;
+                }
+                let (from, h) = new[rng.random_range(0..new.len())];
+                let a = r.encode(s.side, from, h.dir, h.steps);
+                if r.apply_action(&mut s, a) == Applied::TurnOver {
+                    break;
+                }
+            }
+        }
+        assert!(long > 20, "{board:?}: {long} decisions with 4 captures or more to go, of {decisions}");
     }
 }

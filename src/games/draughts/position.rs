@@ -7,7 +7,9 @@
 //! * `p=22x15`: a capture in progress, started on 22, the piece now on 15;
 //! * `j=18,11`: the pieces already jumped in it (still on the board);
 //! * `c=22,25`: soplo, the mover's pieces that could make a correct capture
-//!   when its move part began (with `p=`, when not empty).
+//!   when its move part began (with `p=`, when not empty). It follows from
+//!   the board (the capturing piece back on its start square): read, it
+//!   must be that set, and may be left out.
 
 use super::board::{bit, Board, Square};
 use super::preset::{Draws, Huff};
@@ -387,9 +389,38 @@ pub fn parse(r: &DraughtsRules, text: &str) -> Result<State> {
         r.refresh(&mut s);
         return Ok(s);
     }
-    s.capturers = match c_field {
-        Some(c) => c,
-        None if s.cap.is_some() => 0,
+    s.capturers = match s.cap {
+        // Soplo: `c=` is what the engine counted when the move part began,
+        // from the board of that moment: the capturing piece back on its
+        // start square (jumped pieces stay on the board until the capture
+        // ends, a huff of this turn is already made, and a man does not
+        // crown mid-capture in these presets). Any other set would be a
+        // state no game reaches, and would end the turn with a huff set
+        // the parser refuses (issue #37).
+        Some((from, at)) if preset.soplo() => {
+            let mut begun = s.board;
+            if from != at {
+                for set in [&mut begun.men[side], &mut begun.kings[side]] {
+                    if *set & bit(at) != 0 {
+                        *set = (*set & !bit(at)) | bit(from);
+                    }
+                }
+            }
+            if r.eng.capture_sources(&begun, side) & bit(from) == 0 {
+                return Err(ps.err("p=: the capturing piece could not capture from its start square"));
+            }
+            let c = r.eng.correct_capturers(&begun, side);
+            if let Some(given) = c_field {
+                if given != c {
+                    return Err(ps.err(format!(
+                        "c= must list the pieces that could make a correct capture when the move began: c={}",
+                        squares(r, c)
+                    )));
+                }
+            }
+            c
+        }
+        Some(_) => 0,
         None => r.eng.correct_capturers(&s.board, side),
     };
     if !r.has_legal(&s) {

@@ -789,3 +789,83 @@ fn tablero_men_move_forward_only_and_promote_on_the_last_row() {
     assert_eq!(after(&r, &pos(&r, "B:B5:W28"), "5-1"), "W:BK1:W28");
     assert_eq!(after(&r, &pos(&r, "W:B29:W28"), "28-32"), "B:B29:WK32");
 }
+
+#[test]
+fn soplo_c_is_the_pieces_that_could_capture_when_the_move_began() {
+    // Issue #37: `c=1` (an empty square) was accepted, and the capture's
+    // end then wrote `h=1`, which the parser refuses. `c=` follows from the
+    // board (the capturing piece back on its start square): the parser
+    // refuses any other set, and derives it when it is left out.
+    let r = rules(presets::TABLERO);
+    let base = "W:B14,17,18,19,23,25,26,27,28,29,32:W3,4,5,6,7,8,9,10,12,16,24;p=15x24;j=19";
+    let e = r.from_position(&format!("{base};c=1")).unwrap_err().to_string();
+    assert!(e.contains("c= must list the pieces that could make a correct capture"), "{e}");
+    let derived = pos(&r, base);
+    let written = r.to_position(&derived);
+    assert!(written.starts_with(base) && written.contains(";c="), "{written}");
+    assert_eq!(pos(&r, &written), derived);
+    // Every continuation of the accepted string writes strings the parser reads.
+    let mut acts = Vec::new();
+    r.for_each_legal(&derived, &mut |a| acts.push(a));
+    assert!(!acts.is_empty());
+    for a in acts {
+        let mut t = derived;
+        r.apply(&mut t, a, &mut rng_from_seed(0));
+        let text = r.to_position(&t);
+        assert!(r.from_position(&text).is_ok(), "{text}");
+    }
+    // A capture the piece could not have begun from its start square.
+    let e = r.from_position("W:B14,17,18,19,23,25,26,27,28,29,32:W3,4,5,6,7,8,9,10,12,16,24;p=11x24;j=19").unwrap_err();
+    assert!(e.to_string().contains("could not capture from its start square"), "{e}");
+}
+
+/// Every accepted string, then every string reached from it by legal
+/// decisions to the end of the turn, is accepted.
+fn accepted_strings_lead_to_accepted_strings(r: &DraughtsRules, text: &str, depth: u32) {
+    let Ok(s) = r.from_position(text) else { return };
+    assert_eq!(r.to_position(&s), r.to_position(&pos(r, &r.to_position(&s))), "{text}");
+    if depth == 0 || !s.cap.is_some() {
+        return;
+    }
+    let mut acts = Vec::new();
+    r.for_each_legal(&s, &mut |a| acts.push(a));
+    for a in acts {
+        let mut t = s;
+        r.apply(&mut t, a, &mut rng_from_seed(0));
+        let next = r.to_position(&t);
+        assert!(r.from_position(&next).is_ok(), "{text} -> {next}: {:?}", r.from_position(&next).err());
+        accepted_strings_lead_to_accepted_strings(r, &next, depth - 1);
+    }
+}
+
+#[test]
+fn mid_turn_strings_round_trip_and_altered_c_fields_lead_only_to_readable_strings() {
+    // Issue #37: along random games of the soplo presets, every mid-turn
+    // state reads back as itself from its string; and the same strings with
+    // `c=` dropped or replaced by other sets of squares are either refused
+    // or lead, decision by decision to the end of the turn, only to strings
+    // the parser reads.
+    use rand::RngExt;
+    for p in [presets::TABLERO, presets::DAMAS, presets::DAMAS_10X10] {
+        let r = rules(p);
+        let n = r.eng.geo.n as u32;
+        let mut rng = rng_from_seed(370);
+        let mut mid = 0;
+        random_positions(&r, 37, 150, |s| {
+            if s.cap.is_none() {
+                return;
+            }
+            mid += 1;
+            let text = r.to_position(s);
+            assert_eq!(pos(&r, &text), *s, "{} round trip of {text}", p.id);
+            let plain: String = text.split(';').filter(|f| !f.starts_with("c=")).collect::<Vec<_>>().join(";");
+            accepted_strings_lead_to_accepted_strings(&r, &plain, 3);
+            for _ in 0..3 {
+                let k = rng.random_range(1..4);
+                let c: Vec<String> = (0..k).map(|_| rng.random_range(1..=n).to_string()).collect();
+                accepted_strings_lead_to_accepted_strings(&r, &format!("{plain};c={}", c.join(",")), 3);
+            }
+        });
+        assert!(mid > 50, "{}: {mid} mid-turn positions", p.id);
+    }
+}

@@ -1,9 +1,9 @@
-//! The immediate-removal majority search as it was before the memo (issue
-//! #13), kept for tests only: every route searched again, the budget reset
-//! for every root hop. The memoized search must give the same legal hops
-//! wherever this one was not cut by its budget.
+//! The immediate-removal majority search by brute force, for tests only:
+//! every sequence of every piece walked in full, no table, no bound but the
+//! count of enemy pieces, no budget. The engine's search must give the same
+//! maximum, the same legal hops and the same turns.
 
-use super::{Hop, HopBuf, Seq, SEARCH_BUDGET};
+use super::{Hop, HopBuf, Seq};
 use crate::games::alquerque::rules::Alquerque;
 use crate::games::alquerque::state::State;
 
@@ -12,11 +12,6 @@ impl Alquerque {
         if limit == 0 {
             return 0;
         }
-        if seq.budget == 0 {
-            seq.cut = true;
-            return 0;
-        }
-        seq.budget -= 1;
         *nodes += 1;
         let mut buf = HopBuf::new();
         self.hops(seq, pos, &mut buf);
@@ -41,45 +36,42 @@ impl Alquerque {
         v
     }
 
-    /// The hops beginning a maximal sequence by the unmemoized search (as
-    /// `(from, hop)`), its maximum, its nodes, and whether any root hop
-    /// reached the budget.
-    pub(in crate::games::alquerque) fn unmemoized_best_hops(&self, s: &State) -> (Vec<(u8, Hop)>, u32, u64, bool) {
+    /// The hops beginning a maximal sequence by brute force (as
+    /// `(from, hop)`, in the order of the pieces and their hops), the
+    /// maximum, and the nodes walked.
+    pub(in crate::games::alquerque) fn unmemoized_best_hops(&self, s: &State) -> (Vec<(u8, Hop)>, u32, u64) {
         assert!(!self.deferred);
         let me = s.side.index();
         let movers = if s.mid_turn() { 1u128 << s.capturing } else { self.capturers(s, s.pieces[me]) };
         let limit = s.pieces[1 - me].count_ones();
-        let (mut values, mut nodes, mut cut) = (Vec::new(), 0u64, false);
+        let (mut values, mut nodes) = (Vec::new(), 0u64);
         for from in crate::bits::SetBits(movers) {
             let from = from as u8;
-            let mut seq = self.seq_of(s, from, 0);
+            let mut seq = self.seq_of(s, from);
             let mut buf = HopBuf::new();
             self.hops(&seq, from, &mut buf);
             for h in buf.as_slice() {
-                seq.budget = SEARCH_BUDGET;
-                seq.cut = false;
                 let v = self.old_hop_value(&mut seq, from, h, limit, &mut nodes);
-                cut |= seq.cut;
                 values.push((from, *h, v));
             }
         }
         let best = values.iter().map(|v| v.2).max().unwrap_or(0);
         let hops = if best == 0 { Vec::new() } else { values.iter().filter(|v| v.2 == best).map(|v| (v.0, v.1)).collect() };
-        (hops, best, nodes, cut)
+        (hops, best, nodes)
     }
 }
 
 impl Alquerque {
-    /// Every complete turn as the listing did before the memo: breadth first
-    /// over every route, the unmemoized search at every decision; per end
-    /// position the first path found (what `turns()` keeps), in order.
+    /// Every complete turn by brute force: breadth first over every route,
+    /// the brute-force search at every decision; per end position the first
+    /// path found (what `turns()` keeps), in order.
     pub(in crate::games::alquerque) fn unmemoized_turns(&self, s: &State) -> Vec<(Vec<crate::core::Action>, State)> {
         use crate::core::Applied;
         let mut out: Vec<(Vec<crate::core::Action>, State)> = Vec::new();
         let mut queue = std::collections::VecDeque::new();
         queue.push_back((*s, Vec::new()));
         while let Some((cur, path)) = queue.pop_front() {
-            let (hops, _, _, _) = self.unmemoized_best_hops(&cur);
+            let (hops, _, _) = self.unmemoized_best_hops(&cur);
             let mut legal: Vec<crate::core::Action> =
                 hops.iter().map(|(from, h)| self.encode(cur.side, *from, h.dir, h.steps)).collect();
             if legal.is_empty() && !cur.mid_turn() {
