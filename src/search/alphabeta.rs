@@ -242,7 +242,25 @@ struct Search<'a, R: Rules, E> {
     pool: Vec<Vec<R::State>>,
 }
 
-impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
+impl<'a, R: Rules, E: Evaluator<R>> Search<'a, R, E> {
+    /// A search for `me` (the player to move at the root) by `cfg`.
+    fn new(rules: &'a R, eval: &'a mut E, cfg: &'a Config, me: Player) -> Self {
+        let mut draw = [cfg.contempt; 2];
+        draw[me.index()] = -cfg.contempt;
+        Search {
+            rules,
+            eval,
+            tt: Table::new(cfg.tt_entries),
+            quiescence: cfg.quiescence,
+            threats: cfg.threats,
+            repeated: &cfg.repeated,
+            draw,
+            nodes: 1,
+            deadline: None,
+            pool: Vec::new(),
+        }
+    }
+
     #[inline]
     fn tick(&mut self) -> Result<(), Stop> {
         self.nodes += 1;
@@ -470,22 +488,7 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
         let value = eval.evaluate(rules, root, me).map_err(|_| Failure::Aborted)?;
         return Ok(Outcome { best: None, value, depth: 0, nodes: 1, elapsed: start.elapsed() });
     }
-    let mut search = Search {
-        rules,
-        eval,
-        tt: Table::new(cfg.tt_entries),
-        quiescence: cfg.quiescence,
-        threats: cfg.threats,
-        repeated: &cfg.repeated,
-        draw: {
-            let mut draw = [cfg.contempt; 2];
-            draw[me.index()] = -cfg.contempt;
-            draw
-        },
-        nodes: 1,
-        deadline: None,
-        pool: Vec::new(),
-    };
+    let mut search = Search::new(rules, eval, cfg, me);
     let mut order: Vec<usize> = search.order(root, &kids, me, None, true);
     let mut answer: Option<(usize, f32, u32)> = None;
     let first = if cfg.iterative { 1 } else { depth };
@@ -545,22 +548,7 @@ pub fn turn_values<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &
         ToAct::Chance => return Err(Failure::Chance),
         ToAct::Terminal => return Ok(Vec::new()),
     };
-    let mut search = Search {
-        rules,
-        eval,
-        tt: Table::new(cfg.tt_entries),
-        quiescence: cfg.quiescence,
-        threats: cfg.threats,
-        repeated: &cfg.repeated,
-        draw: {
-            let mut draw = [cfg.contempt; 2];
-            draw[me.index()] = -cfg.contempt;
-            draw
-        },
-        nodes: 1,
-        deadline: None,
-        pool: Vec::new(),
-    };
+    let mut search = Search::new(rules, eval, cfg, me);
     let depth = cfg.depth.clamp(1, MAX_DEPTH);
     rules
         .turns(root)
