@@ -332,3 +332,10 @@ def test_a_record_ambiguous_move_after_move_is_an_ambiguous_move_error_quickly(m
     rec = records.Record(tags={"GameType": "20"}, turns=[records.Turn(m) for m in moves])
     g = _within_limits(lambda: records.replay_record(rec))
     assert isinstance(g.error, RecordError) and g.error.kind == "ambiguous move" and g.error.number == "turn 1"
+
+
+def test_a_move_starting_with_another_scripts_digit_does_not_break_the_rules_guess() -> None:
+    # '²' is a digit to str.isdigit but names no square: the guess reads the
+    # moves that start with a square number (here 5-9: checkers).
+    rec = records.loads("1. ²x 5-9 *\n")[0]
+    assert records.assumed_game(rec)[0] == "checkers"

@@ -122,7 +122,8 @@ def game_of(record: Record, game_id: Optional[str] = None) -> tuple[Game, GameTy
         ) from None
 
 
-_NUMBER = re.compile(r"\d+")
+# ASCII digits only: str.isdigit and re's \d also take other scripts' digits and superscripts.
+_NUMBER = re.compile(r"[0-9]+")
 
 
 def assumed_game(record: Record) -> tuple[str, str]:
@@ -137,12 +138,12 @@ def assumed_game(record: Record) -> tuple[str, str]:
     has 50).
     """
     fen = record.tags.get("FEN", "").strip()
-    moves = [t.text for t in record.turns if t.text[:1].isdigit()]
+    moves = [t.text for t in record.turns if _NUMBER.match(t.text)]
     squares = [int(n) for text in [fen, *moves] for n in _NUMBER.findall(text)]
     if squares and max(squares) <= 32:
         if fen:
             return "checkers", "its FEN and moves name only squares 1-32, English checkers' board"
-        if int(_NUMBER.findall(moves[0])[0]) <= 12:
+        if moves and int(_NUMBER.match(moves[0]).group()) <= 12:  # type: ignore[union-attr]
             return "checkers", ("its first move starts on a square of 1-12 and no square is past 32, as in English checkers, "
                                 "where Black opens from 1-12 (White opens international draughts from 31-35)")
     return "international", "PDN's default for a record without a GameType tag"
