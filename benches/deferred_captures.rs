@@ -17,13 +17,29 @@ use std::time::{Duration, Instant};
 
 /// (game, position, why it is here)
 const MAZES: &[(&str, &str, &str)] = &[
-    ("zamma", "8B/2wB1w3/3w2w2/1w2w2w1/2w2w3/3w1Bw2/1w2w2w1/2w2w3/9 b", "issue: one apply took seconds deep into the sequence"),
+    (
+        "zamma",
+        "8B/2wB1w3/3w2w2/1w2w2w1/2w2w3/3w1Bw2/1w2w2w1/2w2w3/9 b",
+        "issue: one apply took seconds deep into the sequence",
+    ),
     ("zamma", "9/1w1w1w1w1/5BB2/1w1w1w1w1/9/1w1w1w1w1/9/1w1w1w1w1/9 b", "issue: legal_moves ran past 20 s"),
     ("zamma", "9/2w2w3/3w2w2/1w2w2w1/2w2w3/3w2w2/1w2w2w1/1Bw2w3/9 b", "issue: every walk hit the old 64-jump cap"),
-    ("zamma", "9/1w1w1w1w1/9/1w1w1w1w1/4B4/1w1w1w1w1/9/1w1w1w1w1/9 b", "16 pieces on a grid around a mulá in the centre"),
+    (
+        "zamma",
+        "9/1w1w1w1w1/9/1w1w1w1w1/4B4/1w1w1w1w1/9/1w1w1w1w1/9 b",
+        "16 pieces on a grid around a mulá in the centre",
+    ),
     ("zamma", "w1w1w1w1w/9/w1w1w1w1w/9/w1w1B1w1w/9/w1w1w1w1w/9/9 b", "19 pieces, every line open to a flying mulá"),
-    ("zamma", "9/1w1w1w1w1/1w1w1w1w1/1w1w1w1w1/1w1wBw1w1/1w1w1w1w1/1w1w1w1w1/1w1w1w1w1/9 b", "a dense block: short flights, many re-jumps"),
-    ("kharbaga", "w1w1w/1w1w/w1w1w/1w1w/w1B1w/1w1w/w1w1w/1w1w/5 b", "kharbaga: a mulá among 19 pieces on every other point"),
+    (
+        "zamma",
+        "9/1w1w1w1w1/1w1w1w1w1/1w1w1w1w1/1w1wBw1w1/1w1w1w1w1/1w1w1w1w1/1w1w1w1w1/9 b",
+        "a dense block: short flights, many re-jumps",
+    ),
+    (
+        "kharbaga",
+        "w1w1w/1w1w/w1w1w/1w1w/w1B1w/1w1w/w1w1w/1w1w/5 b",
+        "kharbaga: a mulá among 19 pieces on every other point",
+    ),
     ("kharbaga", "5/wwww/5/wwww/2B2/wwww/5/wwww/5 b", "kharbaga: square centres full, a mulá in the middle"),
 ];
 
@@ -33,7 +49,10 @@ const REPEATS: usize = 3;
 fn main() {
     let deferred = [("removal".to_string(), OptValue::Str("deferred".into()))];
     let mut worst_all = Duration::ZERO;
-    println!("{:<9} {:>6} {:>9} {:>6} {:>11} {:>11}  position", "game", "turns", "max hops", "walks", "worst call", "legal_moves");
+    println!(
+        "{:<9} {:>6} {:>9} {:>6} {:>11} {:>11}  position",
+        "game", "turns", "max hops", "walks", "worst call", "legal_moves"
+    );
     for &(id, position, why) in MAZES {
         let game = registry::make(id, &deferred).expect("deferred options build");
         let start = game.clone().state_from_string(position).unwrap_or_else(|e| panic!("{position}: {e}"));

@@ -155,12 +155,14 @@ fn human(x: f64) -> String {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let quick = args.iter().any(|a| a == "--quick");
-    let profile: Option<usize> = args.iter().position(|a| a == "--profile").map(|i| args[i + 1].parse().expect("--profile STEPS"));
+    let profile: Option<usize> =
+        args.iter().position(|a| a == "--profile").map(|i| args[i + 1].parse().expect("--profile STEPS"));
     let wanted: Vec<&str> = args
         .iter()
         .enumerate()
         .filter(|(i, a)| {
-            !a.starts_with("--") && (*i == 0 || !["--profile", "--envs", "--obs-format"].contains(&args[i - 1].as_str()))
+            !a.starts_with("--")
+                && (*i == 0 || !["--profile", "--envs", "--obs-format"].contains(&args[i - 1].as_str()))
         })
         .map(|(_, s)| s.as_str())
         .collect();
@@ -172,7 +174,8 @@ fn main() {
     let format = args.iter().position(|a| a == "--obs-format").map_or("full", |i| args[i + 1].as_str());
     if let Some(steps) = profile {
         for entry in registry::entries().iter().filter(|e| wanted.is_empty() || wanted.contains(&e.id)) {
-            let game = entry.make(&[("obs_format".into(), OptValue::Str(format.into()))]).expect("default options build");
+            let game =
+                entry.make(&[("obs_format".into(), OptValue::Str(format.into()))]).expect("default options build");
             let mut batch = game.new_batch(envs, 0);
             batch.set_threads(1).unwrap();
             let mut out = OwnedOut::new(&*batch);

@@ -58,7 +58,16 @@ fn report(rules: &Alquerque, text: &str) {
     let (_, n_mask, t_mask) = measure(|| rules.legal_mask(&s, &mut mask));
     let mut kids = Vec::new();
     let (_, n_next, t_next) = measure(|| rules.next_states(&s, &mut kids));
-    let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
+    let cfg = Config {
+        depth: 4,
+        time: None,
+        tt_entries: 1 << 18,
+        quiescence: true,
+        iterative: true,
+        repeated: Vec::new(),
+        contempt: 0.0,
+        threats: false,
+    };
     let (out, n_ab, t_ab) = measure(|| alphabeta::search(rules, &s, &cfg, &mut Builtin).expect("a search"));
     println!("{text}");
     println!(
@@ -92,7 +101,16 @@ fn hunt(rules: &Alquerque, games: u32, seed: u64, depth: u32) -> Vec<(u64, Strin
                 let (_, n, _) = measure(|| rules.next_states(&s, &mut kids));
                 found.push((n, rules.to_position(&s)));
             } else {
-                let cfg = Config { depth, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
+                let cfg = Config {
+                    depth,
+                    time: None,
+                    tt_entries: 1 << 18,
+                    quiescence: true,
+                    iterative: true,
+                    repeated: Vec::new(),
+                    contempt: 0.0,
+                    threats: false,
+                };
                 let (_, n, t) = measure(|| alphabeta::search(rules, &s, &cfg, &mut Builtin).expect("a search"));
                 found.push((n, format!("{t:.3} s  {}", rules.to_position(&s))));
             }
@@ -113,7 +131,7 @@ fn hunt(rules: &Alquerque, games: u32, seed: u64, depth: u32) -> Vec<(u64, Strin
             }
         }
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
     found.dedup_by(|a, b| a.1 == b.1);
     found
 }
@@ -137,7 +155,7 @@ fn tree(rules: &Alquerque, text: &str, depth: u32) -> Vec<(u64, String)> {
         }
         level = next;
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
     found
 }
 
@@ -197,7 +215,7 @@ impl Rules for Recorder {
         let mut w = self.worst.lock().expect("one search thread");
         w.push((n, *s));
         if w.len() > 4096 {
-            w.sort_by(|a, b| b.0.cmp(&a.0));
+            w.sort_by_key(|f| std::cmp::Reverse(f.0));
             w.truncate(64);
         }
     }
@@ -221,11 +239,20 @@ fn main() {
         Some("--search") => {
             let rec = Recorder { rules: Alquerque::new(Board::Zamma, Removal::Immediate), worst: Default::default() };
             let s = rules.from_position(&args[1]).expect("a zamma position");
-            let cfg = Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
+            let cfg = Config {
+                depth: 4,
+                time: None,
+                tt_entries: 1 << 18,
+                quiescence: true,
+                iterative: true,
+                repeated: Vec::new(),
+                contempt: 0.0,
+                threats: false,
+            };
             alphabeta::search(&rec, &s, &cfg, &mut Builtin).expect("a search");
             let mut w = rec.worst.into_inner().expect("one search thread");
             let total: u64 = w.iter().map(|f| f.0).sum();
-            w.sort_by(|a, b| b.0.cmp(&a.0));
+            w.sort_by_key(|f| std::cmp::Reverse(f.0));
             w.dedup_by(|a, b| a.1 == b.1);
             println!("{total} majority nodes in the recorded next_states");
             for (n, s) in w.iter().take(10) {
@@ -260,7 +287,8 @@ fn main() {
             println!("{} turns, {} majority nodes", kids.len(), majority_search_nodes());
         }
         _ => {
-            let list: Vec<&str> = if args.is_empty() { POSITIONS.to_vec() } else { args.iter().map(String::as_str).collect() };
+            let list: Vec<&str> =
+                if args.is_empty() { POSITIONS.to_vec() } else { args.iter().map(String::as_str).collect() };
             for text in list {
                 report(&rules, text);
             }

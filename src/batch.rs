@@ -97,8 +97,26 @@ impl<'a> BatchOut<'a> {
         let (i1, i2) = self.info.split_at_mut(mid * st.info);
         let (f1, f2) = split(self.final_obs);
         (
-            BatchOut { obs: o1, mask: m1, rewards: r1, terminated: t1, truncated: u1, to_act: p1, info: i1, final_obs: f1 },
-            BatchOut { obs: o2, mask: m2, rewards: r2, terminated: t2, truncated: u2, to_act: p2, info: i2, final_obs: f2 },
+            BatchOut {
+                obs: o1,
+                mask: m1,
+                rewards: r1,
+                terminated: t1,
+                truncated: u1,
+                to_act: p1,
+                info: i1,
+                final_obs: f1,
+            },
+            BatchOut {
+                obs: o2,
+                mask: m2,
+                rewards: r2,
+                terminated: t2,
+                truncated: u2,
+                to_act: p2,
+                info: i2,
+                final_obs: f2,
+            },
         )
     }
 
@@ -309,7 +327,10 @@ impl<'a, S> Part<'a, S> {
         let (e1, e2) = self.envs.split_at_mut(mid);
         let (l1, l2) = self.legal.split_at_mut(mid * st.words);
         let (o1, o2) = self.out.split_at(mid, st);
-        (Part { envs: e1, legal: l1, out: o1, first: self.first }, Part { envs: e2, legal: l2, out: o2, first: self.first + mid })
+        (
+            Part { envs: e1, legal: l1, out: o1, first: self.first },
+            Part { envs: e2, legal: l2, out: o2, first: self.first + mid },
+        )
     }
 }
 
@@ -319,7 +340,13 @@ impl<R: Rules, F: Fn(&Configured<R>, usize, &mut Slot<R::State>, &mut [u64], Row
 
 /// Runs `f` over every env of `part` (halving it on the pool while it is
 /// larger than `grain`); returns how many calls reported an ended game.
-fn process<R: Rules>(game: &Configured<R>, part: Part<'_, R::State>, st: Strides, grain: usize, f: &impl EnvFn<R>) -> usize {
+fn process<R: Rules>(
+    game: &Configured<R>,
+    part: Part<'_, R::State>,
+    st: Strides,
+    grain: usize,
+    f: &impl EnvFn<R>,
+) -> usize {
     let n = part.envs.len();
     if n > grain {
         let (a, b) = part.split(n / 2, st);
@@ -355,7 +382,14 @@ impl<R: Rules> Batch<R> {
         let words = game.rules.spec().num_actions.div_ceil(64).max(1);
         // The random policy's list holds actions as u16 (the largest game has 5,188).
         assert!(game.rules.spec().num_actions <= 1 << 16, "a batch holds games of at most 65,536 actions");
-        Batch { game, envs, legal: vec![0; num_envs * words], words, pool: pool(threads).expect("default thread pool"), threads }
+        Batch {
+            game,
+            envs,
+            legal: vec![0; num_envs * words],
+            words,
+            pool: pool(threads).expect("default thread pool"),
+            threads,
+        }
     }
 
     fn strides(&self) -> Strides {
@@ -431,7 +465,13 @@ impl<S: Clone> Slot<S> {
     }
 
     /// One decision, then the same-step auto-reset. Returns whether the game ended.
-    fn advance<R: Rules<State = S>>(&mut self, game: &Configured<R>, a: i64, bits: &mut [u64], row: &mut Row<'_>) -> bool {
+    fn advance<R: Rules<State = S>>(
+        &mut self,
+        game: &Configured<R>,
+        a: i64,
+        bits: &mut [u64],
+        row: &mut Row<'_>,
+    ) -> bool {
         let rules = &game.rules;
         let legal = a >= 0 && has_bit(bits, a as usize);
         let step = self.env.step_validated(rules, &game.common, a, legal);
@@ -470,7 +510,12 @@ impl<S: Clone> Slot<S> {
 
 impl<R: Rules> Batch<R> {
     pub fn dims(&self) -> Dims {
-        Dims { num_envs: self.num_envs(), obs_len: self.obs_len(), num_actions: self.num_actions(), num_info: self.num_info() }
+        Dims {
+            num_envs: self.num_envs(),
+            obs_len: self.obs_len(),
+            num_actions: self.num_actions(),
+            num_info: self.num_info(),
+        }
     }
     pub fn num_envs(&self) -> usize {
         self.envs.len()
@@ -525,7 +570,11 @@ impl<R: Rules> Batch<R> {
     pub fn validate_active(&self, actions: &[i64], active: Option<&[bool]>) -> Result<()> {
         let n = self.num_actions();
         if let Some(m) = active.filter(|m| m.len() != self.envs.len()) {
-            return Err(GameError::Invalid(format!("active must have shape ({},), got ({},)", self.envs.len(), m.len())));
+            return Err(GameError::Invalid(format!(
+                "active must have shape ({},), got ({},)",
+                self.envs.len(),
+                m.len()
+            )));
         }
         let waits = |i: usize| active.is_some_and(|m| !m[i]);
         if actions.len() != self.envs.len() {
@@ -536,13 +585,17 @@ impl<R: Rules> Batch<R> {
             )));
         }
         // Out-of-range values first: they are bad input whatever the policy.
-        if let Some((i, &a)) = actions.iter().enumerate().find(|&(i, &a)| !waits(i) && (a < 0 || a as u64 >= n as u64)) {
-            return Err(GameError::Invalid(format!("actions[{i}] = {a} is out of range: expected an integer in [0, {n})")));
+        if let Some((i, &a)) = actions.iter().enumerate().find(|&(i, &a)| !waits(i) && (a < 0 || a as u64 >= n as u64))
+        {
+            return Err(GameError::Invalid(format!(
+                "actions[{i}] = {a} is out of range: expected an integer in [0, {n})"
+            )));
         }
         if self.game.common.illegal == IllegalPolicy::Raise {
             for (i, (&a, bits)) in actions.iter().zip(self.legal.chunks_exact(self.words)).enumerate() {
                 if !waits(i) && !has_bit(bits, a as usize) {
-                    let e = self.envs[i].env.session.illegal_error(&self.game.rules, &self.game.common, Action(a as u32));
+                    let e =
+                        self.envs[i].env.session.illegal_error(&self.game.rules, &self.game.common, Action(a as u32));
                     return Err(GameError::Invalid(format!("env {i}: {e}")));
                 }
             }
@@ -697,8 +750,16 @@ mod tests {
             assert_eq!(stats.steps, 40 * 120, "{id}");
             assert!(ends >= 40, "{id}: {ends} games ended");
             assert_eq!((stats.terminated + stats.truncated, stats.wins), (ends, wins), "{id} on {threads} threads");
-            assert_eq!((&out_a.obs, &out_a.mask, &out_a.to_act), (&out_b.obs, &out_b.mask, &out_b.to_act), "{id} on {threads} threads");
-            assert_eq!((&out_a.rewards, &out_a.terminated, &out_a.info), (&out_b.rewards, &out_b.terminated, &out_b.info), "{id}");
+            assert_eq!(
+                (&out_a.obs, &out_a.mask, &out_a.to_act),
+                (&out_b.obs, &out_b.mask, &out_b.to_act),
+                "{id} on {threads} threads"
+            );
+            assert_eq!(
+                (&out_a.rewards, &out_a.terminated, &out_a.info),
+                (&out_b.rewards, &out_b.terminated, &out_b.info),
+                "{id}"
+            );
         }
     }
 
@@ -707,7 +768,9 @@ mod tests {
         // checkers lists its actions as it finds them (the draw is taken from
         // the list); tablut counts its bits (the draw searches them); a
         // pending draw offer's two answers are listed by the session.
-        for (id, offers, first) in [("checkers", false, None), ("tablut", false, None), ("checkers", true, Some(934 - 3))] {
+        for (id, offers, first) in
+            [("checkers", false, None), ("tablut", false, None), ("checkers", true, Some(934 - 3))]
+        {
             let game = registry::make(id, &[("draw_offers".into(), OptValue::Bool(offers))]).expect("options build");
             let mut batch = game.new_batch(1, 7);
             let mut out = OwnedOut::new(&*batch);
@@ -728,7 +791,11 @@ mod tests {
             // Each count is binomial with mean `per`; 5 sigma apart is a broken draw.
             let sigma = (per as f64).sqrt();
             for &a in &legal {
-                assert!((counts[a] as f64 - per as f64).abs() < 5.0 * sigma, "{id}: action {a} drawn {} times of {per}", counts[a]);
+                assert!(
+                    (counts[a] as f64 - per as f64).abs() < 5.0 * sigma,
+                    "{id}: action {a} drawn {} times of {per}",
+                    counts[a]
+                );
             }
         }
     }

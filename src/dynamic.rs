@@ -7,11 +7,11 @@
 //! [`build_with`]; [`crate::registry`] lists the entries.
 
 use crate::batch::{Batch, BatchOut, Dims, RolloutStats};
+use crate::core::Player;
 use crate::core::{Action, Applied, ToAct};
 use crate::error::{GameError, Result};
 use crate::game::{BoardView, GameSpec, ObsBuf, ObsLayout, Rules};
 use crate::options::{OptKind, OptSpec, OptValue, Options};
-use crate::core::Player;
 use crate::search::eval::{Aborted, Builtin, Evaluator, Stop, Stoppable};
 #[cfg(test)]
 use crate::search::mcts::TreeCheck;
@@ -42,7 +42,8 @@ pub struct GameEntry {
 const ILLEGAL: OptSpec = OptSpec {
     name: "illegal_action",
     kind: OptKind::Choice(&["raise", "lose", "rules"]),
-    doc: "what an environment does with an illegal action: raise ValueError, the offender loses, or the game's own rule",
+    doc:
+        "what an environment does with an illegal action: raise ValueError, the offender loses, or the game's own rule",
 };
 const RESIGN: OptSpec = OptSpec { name: "resign", kind: OptKind::Bool(false), doc: "enable the resign action" };
 const OBS_FORMAT: OptSpec = OptSpec {
@@ -89,7 +90,6 @@ pub fn build_with<R: Rules>(
     let rules = make(&options)?;
     Ok(erase(entry, options, rules))
 }
-
 
 /// A caller's evaluation across type erasure: a standalone state of the
 /// searched game and the player the value is for.
@@ -251,8 +251,13 @@ pub trait DynBatch: Send + Sync {
     fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) -> usize;
     /// As [`DynBatch::step_active`], calling `done(i)` (on the thread that
     /// stepped it) as soon as active env `i`'s rows are written.
-    fn step_active_then(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>, done: &(dyn Fn(usize) + Sync))
-        -> usize;
+    fn step_active_then(
+        &mut self,
+        actions: &[i64],
+        active: &[bool],
+        out: &mut BatchOut<'_>,
+        done: &(dyn Fn(usize) + Sync),
+    ) -> usize;
     /// `steps` decisions per env with uniformly random legal actions chosen in
     /// Rust; observations and masks are produced every step exactly as in
     /// `step` (all envs advance one decision before any advances the next, so
@@ -437,7 +442,12 @@ impl<R: Rules> DynState for StateBox<R> {
         let found = match eval {
             Evaluation::Builtin => alphabeta::search(rules, root, cfg, &mut Stoppable::new(Builtin, stop)),
             Evaluation::Caller(f) => alphabeta::search(rules, root, cfg, &mut Stoppable::new(self.wrap(f), stop)),
-            Evaluation::Network(net) => alphabeta::search(rules, root, cfg, &mut Stoppable::new(net.evaluator(rules, &self.game.config.obs)?, stop)),
+            Evaluation::Network(net) => alphabeta::search(
+                rules,
+                root,
+                cfg,
+                &mut Stoppable::new(net.evaluator(rules, &self.game.config.obs)?, stop),
+            ),
         };
         let o = found.map_err(|e| match e {
             alphabeta::Failure::Aborted => GameError::Invalid(EVAL_FAILED.into()),
@@ -455,7 +465,12 @@ impl<R: Rules> DynState for StateBox<R> {
         let found = match eval {
             Evaluation::Builtin => expectimax::search(rules, root, cfg, &mut Stoppable::new(Builtin, stop)),
             Evaluation::Caller(f) => expectimax::search(rules, root, cfg, &mut Stoppable::new(self.wrap(f), stop)),
-            Evaluation::Network(net) => expectimax::search(rules, root, cfg, &mut Stoppable::new(net.evaluator(rules, &self.game.config.obs)?, stop)),
+            Evaluation::Network(net) => expectimax::search(
+                rules,
+                root,
+                cfg,
+                &mut Stoppable::new(net.evaluator(rules, &self.game.config.obs)?, stop),
+            ),
         };
         let o = found.map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
         Ok(self.answer(o.best, o.value, Some(o.player), cfg.plies, o.nodes, o.elapsed))
@@ -466,11 +481,18 @@ impl<R: Rules> DynState for StateBox<R> {
         let root = &self.session.state;
         let Some(me) = rules.to_act(root).player() else { return Ok(Vec::new()) };
         if replies && rules.explicit_chance().is_none() {
-            let cfg = alphabeta::Config { depth: 1, tt_entries: 0, repeated: self.session.repeated_twice(), ..alphabeta::Config::default() };
+            let cfg = alphabeta::Config {
+                depth: 1,
+                tt_entries: 0,
+                repeated: self.session.repeated_twice(),
+                ..alphabeta::Config::default()
+            };
             let values = match eval {
                 Evaluation::Builtin => alphabeta::turn_values(rules, root, &cfg, &mut Builtin),
                 Evaluation::Caller(f) => alphabeta::turn_values(rules, root, &cfg, &mut self.wrap(f)),
-                Evaluation::Network(net) => alphabeta::turn_values(rules, root, &cfg, &mut net.evaluator(rules, &self.game.config.obs)?),
+                Evaluation::Network(net) => {
+                    alphabeta::turn_values(rules, root, &cfg, &mut net.evaluator(rules, &self.game.config.obs)?)
+                }
             }
             .map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
             return Ok(rules.turns(root).into_iter().map(|t| t.notation).zip(values).collect());
@@ -665,8 +687,13 @@ impl<R: Rules> DynBatch for BatchBox<R> {
     fn step_active(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>) -> usize {
         self.batch.step_active(actions, active, out)
     }
-    fn step_active_then(&mut self, actions: &[i64], active: &[bool], out: &mut BatchOut<'_>, done: &(dyn Fn(usize) + Sync))
-        -> usize {
+    fn step_active_then(
+        &mut self,
+        actions: &[i64],
+        active: &[bool],
+        out: &mut BatchOut<'_>,
+        done: &(dyn Fn(usize) + Sync),
+    ) -> usize {
         self.batch.step_active_then(actions, active, out, done)
     }
     fn rollout(&mut self, steps: usize, out: &mut BatchOut<'_>) -> RolloutStats {
@@ -735,7 +762,12 @@ fn tree_rules<'a, R: Rules>(explicit: &'a Option<R>, game: &'a ConfiguredGame<R>
 }
 
 /// A search over `game` (`max_turns` is taken from the game's options).
-fn new_search<R: Rules>(game: Arc<ConfiguredGame<R>>, mut config: MctsConfig, threads: usize, seed: u64) -> Result<Box<dyn DynMcts>> {
+fn new_search<R: Rules>(
+    game: Arc<ConfiguredGame<R>>,
+    mut config: MctsConfig,
+    threads: usize,
+    seed: u64,
+) -> Result<Box<dyn DynMcts>> {
     config.max_turns = game.config.common.max_turns;
     let explicit = if game.config.rules.samples_chance() { game.config.rules.explicit_chance() } else { None };
     let forest = Forest::new(config, threads, seed)?;

@@ -70,6 +70,8 @@ fn clip_message(message: String) -> String {
     }
 }
 
+pub type Result<T, E = GameError> = std::result::Result<T, E>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +87,3 @@ mod tests {
         assert_eq!(clip("short"), "short");
     }
 }
-
-pub type Result<T, E = GameError> = std::result::Result<T, E>;

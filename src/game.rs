@@ -178,6 +178,7 @@ impl ObsLayout {
     }
 
     /// Length of one observation in this layout's format (bytes when packed).
+    #[allow(clippy::len_without_is_empty)] // a layout is never empty
     pub fn len(&self) -> usize {
         match self.format {
             ObsFormat::Full => self.full_shape.iter().product(),
@@ -319,7 +320,7 @@ impl<'a> BitWriter<'a> {
     /// One bit per entry (non-zero), eight entries per step where aligned.
     fn push_plane(&mut self, plane: &[f32]) {
         let mut rest = plane;
-        while self.n % 8 != 0 && !rest.is_empty() {
+        while !self.n.is_multiple_of(8) && !rest.is_empty() {
             self.push(rest[0] != 0.0);
             rest = &rest[1..];
         }
@@ -496,6 +497,7 @@ pub trait Rules: Send + Sync + Sized + 'static {
     fn to_position(&self, s: &Self::State) -> String;
 
     /// Parses a position string; every malformed or impossible string is an error.
+    #[allow(clippy::wrong_self_convention)] // the rules (self) read the string into a state
     fn from_position(&self, text: &str) -> Result<Self::State>;
 
     /// A short human-readable name of one decision (e.g. `e3-h3`, `22x15`).

@@ -28,7 +28,11 @@ impl fmt::Display for OptValue {
 pub enum OptKind {
     Bool(bool),
     /// An integer in `[min, max]`.
-    Int { default: i64, min: i64, max: i64 },
+    Int {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
     /// One of the listed words; the first is the default.
     Choice(&'static [&'static str]),
 }
@@ -51,11 +55,8 @@ impl OptSpec {
     }
 
     fn check(&self, game: &str, v: &OptValue) -> Result<OptValue> {
-        let bad = |message: String| GameError::BadOption {
-            game: game.to_string(),
-            name: self.name.to_string(),
-            message,
-        };
+        let bad =
+            |message: String| GameError::BadOption { game: game.to_string(), name: self.name.to_string(), message };
         match (self.kind, v) {
             (OptKind::Bool(_), OptValue::Bool(_)) => Ok(v.clone()),
             (OptKind::Int { min, max, .. }, OptValue::Int(i)) => {

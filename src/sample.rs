@@ -118,7 +118,13 @@ fn each_row(
 /// One action per row of the `(rows, width)` arrays `logits` and `mask`,
 /// drawn with probability `exp(logit) / sum of exp(legal logits)` among the
 /// legal actions of the row. Illegal actions' logits are never read.
-pub fn masked_categorical<T: Logit>(logits: &[T], mask: &[bool], width: usize, seed: u64, out: &mut [i64]) -> Result<(), SampleError> {
+pub fn masked_categorical<T: Logit>(
+    logits: &[T],
+    mask: &[bool],
+    width: usize,
+    seed: u64,
+    out: &mut [i64],
+) -> Result<(), SampleError> {
     debug_assert_eq!(logits.len(), out.len() * width);
     debug_assert_eq!(mask.len(), out.len() * width);
     each_row(mask, width, out, &|i, m, idx, w| {
@@ -194,7 +200,10 @@ mod tests {
             assert!(out[0] == 1 || out[0] == 3);
         }
         let nan = [0.0, f32::NAN, 0.0, 0.0, 0.0];
-        assert_eq!(masked_categorical(&nan, &mask[..5], width, 0, &mut out), Err((0, RowProblem::BadLogit { action: 1 })));
+        assert_eq!(
+            masked_categorical(&nan, &mask[..5], width, 0, &mut out),
+            Err((0, RowProblem::BadLogit { action: 1 }))
+        );
         // An illegal NaN is never read.
         let nan = [f32::NAN, 0.0, 0.0, 0.0, 0.0];
         assert!(masked_categorical(&nan, &mask[..5], width, 0, &mut out).is_ok());

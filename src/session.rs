@@ -100,9 +100,13 @@ impl OfferAction {
 enum Offer {
     None,
     /// `by` offered a draw; the opponent decides.
-    Pending { by: Player },
+    Pending {
+        by: Player,
+    },
     /// `by`'s offer was declined: `by` continues its turn and may not offer again in it.
-    Declined { by: Player },
+    Declined {
+        by: Player,
+    },
 }
 
 /// How a game ended other than by its rules.
@@ -244,7 +248,15 @@ impl<S: Clone> Session<S> {
 
     /// A session whose history starts at `state` (e.g. parsed from a string).
     pub fn from_state<R: Rules<State = S>>(rules: &R, state: S, rng: GameRng) -> Self {
-        let mut s = Session { state, rng, turns: 0, offer: Offer::None, verdict: None, strikes: [0; 2], history: Repetitions::default() };
+        let mut s = Session {
+            state,
+            rng,
+            turns: 0,
+            offer: Offer::None,
+            verdict: None,
+            strikes: [0; 2],
+            history: Repetitions::default(),
+        };
         if let Some(key) = rules.repetition_key(&s.state) {
             s.history.add(key);
         }
@@ -267,7 +279,12 @@ impl<S: Clone> Session<S> {
 
     /// What the session holds besides its position string (for pickling).
     pub fn extras(&self) -> SessionExtras {
-        SessionExtras { rng: self.rng.state(), turns: self.turns, strikes: self.strikes, history: self.history.entries() }
+        SessionExtras {
+            rng: self.rng.state(),
+            turns: self.turns,
+            strikes: self.strikes,
+            history: self.history.entries(),
+        }
     }
 
     /// The session of position string `text` with `extras` restored: the
@@ -388,7 +405,11 @@ impl<S: Clone> Session<S> {
 
     /// The offer actions a player to move sees beside the rules' own, with
     /// whether each is open (none without offers or off a player's turn).
-    fn open_offers<R: Rules<State = S>>(&self, rules: &R, common: &CommonOptions) -> impl Iterator<Item = (usize, bool)> {
+    fn open_offers<R: Rules<State = S>>(
+        &self,
+        rules: &R,
+        common: &CommonOptions,
+    ) -> impl Iterator<Item = (usize, bool)> {
         let n = rules.spec().num_actions;
         let shown = rules.spec().offers && rules.to_act(&self.state).player().is_some();
         let draw = common.draw_offers && !matches!(self.offer, Offer::Declined { .. });
@@ -463,16 +484,19 @@ impl<S: Clone> Session<S> {
     }
 
     /// Apply under an environment's illegal-action policy.
-    pub fn apply_with_policy<R: Rules<State = S>>(&mut self, rules: &R, common: &CommonOptions, a: i64) -> Result<Ruling> {
+    pub fn apply_with_policy<R: Rules<State = S>>(
+        &mut self,
+        rules: &R,
+        common: &CommonOptions,
+        a: i64,
+    ) -> Result<Ruling> {
         match self.apply(rules, common, a) {
             Ok(applied) => Ok(Ruling::Applied(applied)),
             // Out-of-range actions are bad input, never a move: they always raise.
-            Err(e @ GameError::IllegalAction { .. }) => {
-                match common.illegal {
-                    IllegalPolicy::Raise => Err(e),
-                    policy => Ok(self.punish(rules, policy)),
-                }
-            }
+            Err(e @ GameError::IllegalAction { .. }) => match common.illegal {
+                IllegalPolicy::Raise => Err(e),
+                policy => Ok(self.punish(rules, policy)),
+            },
             Err(e) => Err(e),
         }
     }
@@ -595,7 +619,10 @@ impl<S: Clone> Session<S> {
                     // Only the player to move can resign.
                     let p = player(p)?;
                     if p != mover {
-                        return Err(GameError::position(text, format!("player {} resigned but player {} is to move", p.index(), mover.index())));
+                        return Err(GameError::position(
+                            text,
+                            format!("player {} resigned but player {} is to move", p.index(), mover.index()),
+                        ));
                     }
                     session.verdict = Some(Verdict::Resigned(p));
                 }
@@ -821,7 +848,13 @@ impl<S: Clone> Env<S> {
     /// it is legal here (an illegal one meets the policy, `raise` acting as
     /// `lose` since validation let it through). The caller resets an ended game.
     #[inline]
-    pub fn step_validated<R: Rules<State = S>>(&mut self, rules: &R, common: &CommonOptions, a: i64, legal: bool) -> Step {
+    pub fn step_validated<R: Rules<State = S>>(
+        &mut self,
+        rules: &R,
+        common: &CommonOptions,
+        a: i64,
+        legal: bool,
+    ) -> Step {
         self.fresh = false;
         let ruling = if legal {
             Ruling::Applied(self.session.apply_legal(rules, Action(a as u32)))

@@ -20,7 +20,13 @@ fn batch_bytes(id: &str, envs: usize, steps: usize) -> (usize, usize) {
 fn a_batch_of_4096_envs_of_any_game_holds_under_64_mib() {
     for entry in registry::entries() {
         let (bytes, outputs) = batch_bytes(entry.id, 4096, 48);
-        eprintln!("{:<14} {:>6.1} MiB, {} bytes/env (outputs {:.1} MiB)", entry.id, bytes as f64 / 1048576.0, bytes / 4096, outputs as f64 / 1048576.0);
+        eprintln!(
+            "{:<14} {:>6.1} MiB, {} bytes/env (outputs {:.1} MiB)",
+            entry.id,
+            bytes as f64 / 1048576.0,
+            bytes / 4096,
+            outputs as f64 / 1048576.0
+        );
         assert!(bytes < LIMIT, "{}: {bytes} bytes for 4096 envs", entry.id);
     }
 }

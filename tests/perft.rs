@@ -22,7 +22,8 @@ fn parse_value(v: &str) -> OptValue {
 
 #[test]
 fn perft_tables() {
-    let max_nodes: u64 = std::env::var("LUDOTECA_PERFT_MAX_NODES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000_000);
+    let max_nodes: u64 =
+        std::env::var("LUDOTECA_PERFT_MAX_NODES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000_000);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/perft");
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();

@@ -1,6 +1,6 @@
 //! One module per game family.
-pub mod tablut;
 pub mod backgammon;
 pub mod draughts;
+pub mod tablut;
 
 pub mod alquerque;

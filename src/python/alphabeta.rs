@@ -4,10 +4,10 @@
 //! a Python callable `evaluate(state, player) -> float` (searched holding
 //! it: every leaf is a Python call).
 
+use super::convert::{Flag, Int, Real};
 use super::errors::{to_py, LudotecaValueError, OptionError};
 use super::interrupt::SignalCheck;
 use super::state::PyState;
-use super::convert::{Flag, Int, Real};
 use crate::core::Player;
 use crate::dynamic::{DynEval, DynState, Evaluation, SearchAnswer};
 use crate::search::eval::{never, Aborted, Stop};
@@ -51,7 +51,9 @@ impl PyMlp {
         value_scale: f64,
         builtin: Real,
     ) -> PyResult<Self> {
-        let dense = |i: usize, (w, b): &(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)| -> PyResult<(Vec<f32>, Vec<f32>)> {
+        let dense = |i: usize,
+                     (w, b): &(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)|
+         -> PyResult<(Vec<f32>, Vec<f32>)> {
             if w.shape()[1] != b.len() {
                 return Err(LudotecaValueError::new_err(format!(
                     "MlpEvaluation: layer {i} has weights of shape {:?} and {} biases: expected (inputs, outputs) weights and one bias per output",
@@ -64,9 +66,14 @@ impl PyMlp {
         let hidden = layers.iter().enumerate().map(|(i, l)| dense(i, l)).collect::<PyResult<Vec<_>>>()?;
         let value = dense(hidden.len(), &value)?;
         if !(0.0..=1.0).contains(&builtin.0) {
-            return Err(option_error(format!("MlpEvaluation: builtin is the built-in evaluation's weight, from 0 to 1; got {}", builtin.0)));
+            return Err(option_error(format!(
+                "MlpEvaluation: builtin is the built-in evaluation's weight, from 0 to 1; got {}",
+                builtin.0
+            )));
         }
-        let net = Mlp::new(hidden, value, value_scale as f32).and_then(|n| n.with_builtin(builtin.0 as f32)).map_err(to_py)?;
+        let net = Mlp::new(hidden, value, value_scale as f32)
+            .and_then(|n| n.with_builtin(builtin.0 as f32))
+            .map_err(to_py)?;
         Ok(PyMlp { net: Arc::new(net) })
     }
 
@@ -148,8 +155,9 @@ fn with_eval<T: Send>(
             match got {
                 Ok(v) if v.is_finite() => Ok(v as f32),
                 Ok(v) => {
-                    failure = Some(LudotecaValueError::new_err(format!("evaluate(state, player) returned {v}: expected a finite float"),
-                    ));
+                    failure = Some(LudotecaValueError::new_err(format!(
+                        "evaluate(state, player) returned {v}: expected a finite float"
+                    )));
                     Err(Aborted)
                 }
                 Err(e) => {
@@ -280,7 +288,12 @@ fn expectimax_search<'py>(
 /// counts more the sooner the game ends (above 1, as in ``alphabeta_search``).
 #[pyfunction]
 #[pyo3(signature = (state, evaluate=None, replies=false))]
-fn turn_values(py: Python<'_>, state: &Bound<'_, PyState>, evaluate: Option<Bound<'_, PyAny>>, replies: bool) -> PyResult<Vec<(String, f32)>> {
+fn turn_values(
+    py: Python<'_>,
+    state: &Bound<'_, PyState>,
+    evaluate: Option<Bound<'_, PyAny>>,
+    replies: bool,
+) -> PyResult<Vec<(String, f32)>> {
     let inner = searched(state);
     with_eval(py, evaluate.as_ref(), |e, _| inner.turn_values(e, replies))
 }

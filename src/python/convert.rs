@@ -1,9 +1,9 @@
 //! Python values to core values and back (game options).
 
+use super::errors::OptionError;
 use crate::options::OptValue;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
-use super::errors::OptionError;
 
 /// Converts Python keyword options to core option values.
 pub(crate) fn options_from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, OptValue)>> {
@@ -46,8 +46,14 @@ fn type_of(v: &Bound<'_, PyAny>) -> String {
 
 /// An integer argument (a Python or numpy integer; not a bool, float or
 /// string) in `[lo, hi]`; anything else raises `ludoteca.errors.<class>`
-/// (`class`, e.g. `|m| OptionError::new_err(m)`) with the message `"{what}, got ..."`, where `what` names the range.
-pub(crate) fn int_in(v: &Bound<'_, PyAny>, lo: i128, hi: i128, class: fn(String) -> PyErr, what: &str) -> PyResult<i128> {
+/// (`class`, e.g. `OptionError::new_err`) with the message `"{what}, got ..."`, where `what` names the range.
+pub(crate) fn int_in(
+    v: &Bound<'_, PyAny>,
+    lo: i128,
+    hi: i128,
+    class: fn(String) -> PyErr,
+    what: &str,
+) -> PyResult<i128> {
     let index = if v.is_instance_of::<PyBool>() || v.is_instance_of::<pyo3::types::PyFloat>() {
         None
     } else {
@@ -64,12 +70,13 @@ pub(crate) fn int_in(v: &Bound<'_, PyAny>, lo: i128, hi: i128, class: fn(String)
 
 /// An integer argument in `[lo, hi]` (`OptionError` otherwise, naming the range).
 pub(crate) fn int_arg(v: &Bound<'_, PyAny>, name: &str, lo: i64, hi: i64) -> PyResult<i64> {
-    int_in(v, lo as i128, hi as i128, |m| OptionError::new_err(m), &format!("{name} must be an integer in [{lo}, {hi}]")).map(|i| i as i64)
+    int_in(v, lo as i128, hi as i128, OptionError::new_err, &format!("{name} must be an integer in [{lo}, {hi}]"))
+        .map(|i| i as i64)
 }
 
 /// A seed: an integer in `[0, 2**64)` (`OptionError` otherwise).
 pub(crate) fn seed_arg(v: &Bound<'_, PyAny>) -> PyResult<u64> {
-    int_in(v, 0, u64::MAX as i128, |m| OptionError::new_err(m), "seed must be an integer in [0, 2**64 - 1]").map(|i| i as u64)
+    int_in(v, 0, u64::MAX as i128, OptionError::new_err, "seed must be an integer in [0, 2**64 - 1]").map(|i| i as u64)
 }
 
 /// A seed argument (see [`seed_arg`]).
@@ -96,7 +103,7 @@ pub(crate) struct Int(pub i64);
 impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     type Error = PyErr;
     fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let i = int_in(&obj, i128::MIN, i128::MAX, |m| OptionError::new_err(m), "expected an integer")
+        let i = int_in(&obj, i128::MIN, i128::MAX, OptionError::new_err, "expected an integer")
             .map_err(|_| expected(&obj, "an integer"))?;
         Ok(Int(i.clamp(i64::MIN as i128, i64::MAX as i128) as i64))
     }

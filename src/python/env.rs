@@ -1,10 +1,10 @@
 //! `Env`: one game driven step by step, in the Gymnasium style: a thin
 //! wrapper of the core's one-env contract (`session::Env`, through `DynEnv`).
 
-use super::errors::{OptionError};
-use super::state::{action_arg, extras_from_tuple, extras_to_tuple, ExtrasTuple, PyGame, PyState};
-use super::errors::{lock_or_busy, to_py};
 use super::convert::{Seed, Text};
+use super::errors::OptionError;
+use super::errors::{lock_or_busy, to_py};
+use super::state::{action_arg, extras_from_tuple, extras_to_tuple, ExtrasTuple, PyGame, PyState};
 use crate::dynamic::{DynEnv, DynGame};
 use crate::session::{EnvSnapshot, Ruling};
 use numpy::{PyArray1, PyArrayMethods, ToPyArray};
@@ -175,7 +175,13 @@ impl PyEnv {
         let make = py.import("ludoteca._pickle")?.getattr("make_env")?;
         let me = slf.get();
         let s = me.lock()?.snapshot();
-        Ok((make, (PyGame { inner: me.game.clone() }, (s.position, extras_to_tuple(s.extras), s.seed, s.episode, s.done, s.fresh))))
+        Ok((
+            make,
+            (
+                PyGame { inner: me.game.clone() },
+                (s.position, extras_to_tuple(s.extras), s.seed, s.episode, s.done, s.fresh),
+            ),
+        ))
     }
 
     /// Unpickling: the env of a ``__reduce__`` snapshot.

@@ -44,8 +44,8 @@ pub(crate) fn lock_or_busy<'a, T>(m: &'a std::sync::Mutex<T>, what: &str) -> PyR
             "this {what} is in use by another thread: an {what} serves one call at a time \
              (give each thread its own {what}, or guard a shared one with a lock)"
         ))),
-        Err(TryLockError::Poisoned(_)) => {
-            Err(LudotecaValueError::new_err(format!("this {what} is unusable: an earlier call on it failed inside the engine")))
-        }
+        Err(TryLockError::Poisoned(_)) => Err(LudotecaValueError::new_err(format!(
+            "this {what} is unusable: an earlier call on it failed inside the engine"
+        ))),
     }
 }

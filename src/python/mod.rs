@@ -1,8 +1,8 @@
 //! The pyo3 module `ludoteca._core`: a thin layer that converts types and
 //! errors. Everything it does is defined by the core.
 
-mod convert;
 mod alphabeta;
+mod convert;
 mod env;
 mod errors;
 mod interrupt;

@@ -14,7 +14,9 @@ fn error(e: SampleError) -> PyErr {
         RowProblem::NoLegal => format!("mask row {row} allows no action: every row needs at least one legal action"),
         RowProblem::AllMinusInf => format!("row {row}: every legal action has logit -inf (probability 0)"),
         RowProblem::BadLogit { action } => {
-            format!("row {row}: the logit of legal action {action} is NaN or +inf: legal logits must be finite (or -inf)")
+            format!(
+                "row {row}: the logit of legal action {action} is NaN or +inf: legal logits must be finite (or -inf)"
+            )
         }
     })
 }
@@ -23,7 +25,9 @@ fn check(mask: &PyReadonlyArray2<'_, bool>, shape: Option<&[usize]>) -> PyResult
     let s = mask.shape();
     if let Some(l) = shape {
         if l != s {
-            return Err(SamplingError::new_err(format!("logits and mask must have the same shape, got {l:?} and {s:?}")));
+            return Err(SamplingError::new_err(format!(
+                "logits and mask must have the same shape, got {l:?} and {s:?}"
+            )));
         }
     }
     Ok((s[0], s[1]))
@@ -52,7 +56,11 @@ categorical!(_masked_categorical_f64, f64);
 
 /// See ``ludoteca.masked_uniform``.
 #[pyfunction]
-fn _masked_uniform<'py>(py: Python<'py>, mask: PyReadonlyArray2<'py, bool>, seed: u64) -> PyResult<Bound<'py, PyArray1<i64>>> {
+fn _masked_uniform<'py>(
+    py: Python<'py>,
+    mask: PyReadonlyArray2<'py, bool>,
+    seed: u64,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let (rows, width) = check(&mask, None)?;
     let m = mask.as_slice()?;
     let mut out = vec![0i64; rows];

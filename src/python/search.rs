@@ -2,15 +2,15 @@
 //! evaluated by a Python callable once per wave (numpy in and out) or by
 //! the built-in random-rollout evaluator. Tree work runs without the GIL.
 
+use super::convert::{Flag, Int, Real, Seed, Text};
 use super::errors::{lock_or_busy, to_py, LudotecaValueError, OptionError, SearchError};
 use super::interrupt::INTERVAL;
 use super::state::{type_name, PyGame, PyState};
-use super::convert::{Flag, Int, Real, Seed, Text};
 use crate::batch::default_threads;
-use crate::dynamic::{DynGame, DynState};
-use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};
 use crate::dynamic::DynMcts;
+use crate::dynamic::{DynGame, DynState};
 use crate::game::{ObsBuf, ObsFormat};
+use crate::search::mcts::{ChanceSelection, MctsConfig, RootSelection, SearchResult};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -99,12 +99,13 @@ impl PyMcts {
     fn collect_states(states: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyState>>> {
         if states.hasattr("num_envs")? && states.hasattr("state")? {
             let n: usize = states.getattr("num_envs")?.extract()?;
-            return (0..n)
-                .map(|i| Ok(states.call_method1("state", (i,))?.extract::<Py<PyState>>()?))
-                .collect();
+            return (0..n).map(|i| Ok(states.call_method1("state", (i,))?.extract::<Py<PyState>>()?)).collect();
         }
         let seq = states.try_iter().map_err(|_| {
-            LudotecaValueError::new_err(format!("states must be a sequence of State or a VecEnv, got {}", type_name(states)))
+            LudotecaValueError::new_err(format!(
+                "states must be a sequence of State or a VecEnv, got {}",
+                type_name(states)
+            ))
         })?;
         seq.map(|item| {
             let item = item?;
@@ -149,8 +150,9 @@ impl PyMcts {
         let a = self.game.spec().num_actions;
         let out = evaluate.call1((obs, mask))?;
         let bad = |what: String| {
-            SearchError::new_err(format!("evaluate(obs, mask) must return (logits: float32[{n}, {a}], values: float32[{n}]); {what}"),
-            )
+            SearchError::new_err(format!(
+                "evaluate(obs, mask) must return (logits: float32[{n}, {a}], values: float32[{n}]); {what}"
+            ))
         };
         let pair = out.cast::<PyTuple>().map_err(|_| bad(format!("got {}", type_name(&out))))?;
         if pair.len() != 2 {
@@ -205,15 +207,19 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
         num_threads: Option<Int>,
         seed: Seed,
     ) -> PyResult<Self> {
-        let (simulations, considered, num_threads, seed) = (simulations.0, considered.0, num_threads.map(|t| t.0), seed.0);
+        let (simulations, considered, num_threads, seed) =
+            (simulations.0, considered.0, num_threads.map(|t| t.0), seed.0);
         // Checked wrappers above (OptionError naming what was expected, not pyo3's bare TypeError).
-        let (c_puct, dirichlet_alpha, dirichlet_fraction, temperature) = (c_puct.0 as f32, dirichlet_alpha.0 as f32, dirichlet_fraction.0 as f32, temperature.0 as f32);
-        let (gumbel_scale, c_visit, c_scale, reuse_tree, evaluate_chance) = (gumbel_scale.0 as f32, c_visit.0 as f32, c_scale.0 as f32, reuse_tree.0, evaluate_chance.0);
+        let (c_puct, dirichlet_alpha, dirichlet_fraction, temperature) =
+            (c_puct.0 as f32, dirichlet_alpha.0 as f32, dirichlet_fraction.0 as f32, temperature.0 as f32);
+        let (gumbel_scale, c_visit, c_scale, reuse_tree, evaluate_chance) =
+            (gumbel_scale.0 as f32, c_visit.0 as f32, c_scale.0 as f32, reuse_tree.0, evaluate_chance.0);
         let game = game_arg(game)?;
         let count = |name: &str, v: i64| -> PyResult<u32> {
-            u32::try_from(v).ok().filter(|&x| x >= 1).ok_or_else(|| {
-                OptionError::new_err(format!("search option {name}: expected an integer >= 1, got {v}"))
-            })
+            u32::try_from(v)
+                .ok()
+                .filter(|&x| x >= 1)
+                .ok_or_else(|| OptionError::new_err(format!("search option {name}: expected an integer >= 1, got {v}")))
         };
         let config = MctsConfig {
             simulations: count("simulations", simulations)?,
@@ -263,7 +269,12 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
     /// ``SearchError`` (so does a chance node without a ``chance_player``
     /// under ``evaluate_chance``); an exception in ``evaluate`` propagates.
     #[pyo3(signature = (states, evaluate = None))]
-    fn search(&self, py: Python<'_>, states: &Bound<'_, PyAny>, evaluate: Option<Bound<'_, PyAny>>) -> PyResult<PySearchResult> {
+    fn search(
+        &self,
+        py: Python<'_>,
+        states: &Bound<'_, PyAny>,
+        evaluate: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<PySearchResult> {
         let handles = Self::collect_states(states)?;
         if handles.is_empty() {
             return Err(LudotecaValueError::new_err("states must hold at least one State"));
@@ -292,7 +303,10 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
             },
             Some(evaluate) => {
                 if !evaluate.is_callable() {
-                    return Err(LudotecaValueError::new_err(format!("evaluate must be callable, got {}", type_name(&evaluate))));
+                    return Err(LudotecaValueError::new_err(format!(
+                        "evaluate must be callable, got {}",
+                        type_name(&evaluate)
+                    )));
                 }
                 let spec = inner.spec().clone();
                 // The rows the game's environments give (`obs_format`): a
@@ -311,14 +325,18 @@ chance='stratified', reuse_tree=False, evaluate_chance=False, num_threads=None, 
                     let obs = if layout.format == ObsFormat::Packed {
                         let obs = PyArrayDyn::<u8>::zeros(py, dims, false);
                         // SAFETY: fresh C-contiguous arrays owned here; nothing else holds them.
-                        let (o, m) = unsafe { (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous")) };
+                        let (o, m) = unsafe {
+                            (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous"))
+                        };
                         let inner = &*inner;
                         py.detach(|| inner.write_leaves(ObsBuf::U8(o), m));
                         obs.into_any()
                     } else {
                         let obs = PyArrayDyn::<f32>::zeros(py, dims, false);
                         // SAFETY: as above.
-                        let (o, m) = unsafe { (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous")) };
+                        let (o, m) = unsafe {
+                            (obs.as_slice_mut().expect("contiguous"), mask.as_slice_mut().expect("contiguous"))
+                        };
                         let inner = &*inner;
                         py.detach(|| inner.write_leaves(ObsBuf::F32(o), m));
                         obs.into_any()

@@ -1,9 +1,9 @@
 //! `Game` and `State`.
 
-use crate::game::{ObsBuf, ObsFormat, PlaneCode};
 use super::convert::{int_in, opt_to_py, options_from_kwargs, Seed, Text};
 use super::errors::{to_py, IllegalActionError, LudotecaValueError};
 use crate::dynamic::{DynGame, DynState};
+use crate::game::{ObsBuf, ObsFormat, PlaneCode};
 use crate::registry;
 use crate::session::SessionExtras;
 use numpy::{PyArray1, PyArrayMethods, ToPyArray};
@@ -18,7 +18,7 @@ pub(crate) fn action_arg(a: &Bound<'_, PyAny>, num_actions: usize) -> PyResult<i
     // (or illegal-action policy) applies; beyond, and for non-integers, the
     // message names the range here.
     let what = format!("action must be an integer in [0, {num_actions})");
-    int_in(a, i64::MIN as i128, i64::MAX as i128, |m| IllegalActionError::new_err(m), &what).map(|i| i as i64)
+    int_in(a, i64::MIN as i128, i64::MAX as i128, IllegalActionError::new_err, &what).map(|i| i as i64)
 }
 
 /// [`SessionExtras`] as the plain tuple pickles carry:
@@ -297,6 +297,7 @@ impl PyState {
     /// A game ended by resignation, an agreed draw, a forfeit or repetition
     /// says so after a ``|``: ``|resigned=P``, ``|forfeit=P`` (P the loser),
     /// ``|draw=agreed``, ``|draw=repetition``; it parses back finished.
+    #[allow(clippy::inherent_to_string)] // Python's State.to_string()
     fn to_string(&self) -> String {
         self.inner.to_string()
     }
@@ -393,7 +394,7 @@ impl PyState {
 
     /// Leaves of the tree of complete turns (distinct positions) to ``depth``.
     fn perft(slf: &Bound<'_, Self>, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let depth = int_in(depth, 0, 64, |m| LudotecaValueError::new_err(m), "perft depth must be an integer in [0, 64]")?;
+        let depth = int_in(depth, 0, 64, LudotecaValueError::new_err, "perft depth must be an integer in [0, 64]")?;
         // A copy, the object's borrow released: another thread may play on it meanwhile.
         let state = slf.borrow().inner.clone_box();
         py.detach(move || state.perft(depth as u32)).map_err(to_py)

@@ -1,10 +1,9 @@
 //! `VecEnv`: N games stepped by one call, in Rust, in parallel, without the GIL.
 
+use super::convert::{int_arg, int_in, seed_arg, Flag, Seed, Text};
+use super::errors::to_py;
 use super::errors::{ActionsError, IllegalActionError, LudotecaValueError, OptionError};
 use super::state::{type_name, PyGame, PyState};
-use super::convert::{int_arg, int_in, seed_arg, Flag, Seed, Text};
-use std::sync::{Mutex, MutexGuard, TryLockError};
-use super::errors::to_py;
 use super::vec_env_async::{busy, take_rows, InFlight, RawOut};
 use crate::batch::{default_threads, BatchOut, ObsOut, RolloutStats};
 use crate::dynamic::{DynBatch, DynGame};
@@ -13,6 +12,7 @@ use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethod
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 /// Decisions (over all envs) between two looks at Python's signal handlers
 /// in `rollout`: about 50 ms in the slowest game. Each env plays at least
@@ -109,8 +109,8 @@ impl VecEnvInner {
     unsafe fn final_out<'a>(
         py: Python<'a>,
         arr: &'a Option<Py<PyAny>>,
-        own: &'a mut Vec<f32>,
-        own_packed: &'a mut Vec<u8>,
+        own: &'a mut [f32],
+        own_packed: &'a mut [u8],
         packed: bool,
     ) -> ObsOut<'a> {
         match (arr, packed) {
@@ -181,10 +181,15 @@ impl VecEnvInner {
         // released inside this call, and Python code cannot run on this
         // object meanwhile because `self` is mutably borrowed).
         unsafe {
-            let final_obs = Self::final_out(py, &self.final_arr, &mut self.final_obs, &mut self.final_packed, self.packed);
+            let final_obs =
+                Self::final_out(py, &self.final_arr, &mut self.final_obs, &mut self.final_packed, self.packed);
             let obs = match self.dtype {
-                ObsDtype::F32 => ObsOut::F32(arrays.obs.bind(py).cast::<PyArrayDyn<f32>>().unwrap().as_slice_mut().unwrap()),
-                ObsDtype::U8 => ObsOut::U8(arrays.obs.bind(py).cast::<PyArrayDyn<u8>>().unwrap().as_slice_mut().unwrap()),
+                ObsDtype::F32 => {
+                    ObsOut::F32(arrays.obs.bind(py).cast::<PyArrayDyn<f32>>().unwrap().as_slice_mut().unwrap())
+                }
+                ObsDtype::U8 => {
+                    ObsOut::U8(arrays.obs.bind(py).cast::<PyArrayDyn<u8>>().unwrap().as_slice_mut().unwrap())
+                }
             };
             let mut out = BatchOut {
                 obs,
@@ -241,7 +246,10 @@ impl VecEnvInner {
         }
         let np = py.import("numpy")?;
         let arr = np.call_method1("asarray", (actions,)).map_err(|_| {
-            ActionsError::new_err(format!("actions must be an integer array of shape ({n},), got {}", type_name(actions)))
+            ActionsError::new_err(format!(
+                "actions must be an integer array of shape ({n},), got {}",
+                type_name(actions)
+            ))
         })?;
         let dtype = arr.getattr("dtype")?;
         let kind: String = dtype.getattr("kind")?.extract()?;
@@ -249,8 +257,10 @@ impl VecEnvInner {
         if !(kind == "i" || kind == "u") || shape != [n] {
             let shape_s = format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "));
             let shape_s = if shape.len() == 1 { shape_s.replace(')', ",)") } else { shape_s };
-            return Err(ActionsError::new_err(format!("actions must be an integer array of shape ({n},), got {} {shape_s}", dtype.str()?),
-            ));
+            return Err(ActionsError::new_err(format!(
+                "actions must be an integer array of shape ({n},), got {} {shape_s}",
+                dtype.str()?
+            )));
         }
         let arr = arr.call_method1("astype", ("int64",))?;
         let arr = arr.cast::<PyArray1<i64>>()?;
@@ -263,7 +273,8 @@ impl VecEnvInner {
     /// Reads `env_ids` for `send`: distinct integers in [0, num_envs).
     fn read_env_ids(&self, py: Python<'_>, ids: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
         let n = self.batch.num_envs();
-        let bad = || ActionsError::new_err(format!("env_ids must be distinct integers in [0, {n}), got {}", type_name(ids)));
+        let bad =
+            || ActionsError::new_err(format!("env_ids must be distinct integers in [0, {n}), got {}", type_name(ids)));
         let arr = py.import("numpy")?.call_method1("asarray", (ids,)).map_err(|_| bad())?;
         let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
         if !(kind == "i" || kind == "u") || arr.getattr("ndim")?.extract::<usize>()? != 1 {
@@ -273,7 +284,9 @@ impl VecEnvInner {
         let mut seen = vec![false; n];
         for &i in &ids {
             if !(0..n as i64).contains(&i) || std::mem::replace(&mut seen[i as usize], true) {
-                return Err(ActionsError::new_err(format!("env_ids must be distinct integers in [0, {n}), got {ids:?}")));
+                return Err(ActionsError::new_err(format!(
+                    "env_ids must be distinct integers in [0, {n}), got {ids:?}"
+                )));
             }
         }
         Ok(ids)
@@ -291,8 +304,10 @@ impl VecEnvInner {
         if kind != "b" || shape != [n] {
             let dims = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
             let comma = if shape.len() == 1 { "," } else { "" };
-            return Err(ActionsError::new_err(format!("active must be a bool array of shape ({n},), got {} ({dims}{comma})", dtype.str()?),
-            ));
+            return Err(ActionsError::new_err(format!(
+                "active must be a bool array of shape ({n},), got {} ({dims}{comma})",
+                dtype.str()?
+            )));
         }
         let arr = arr.cast::<PyArray1<bool>>()?;
         Ok(arr.readonly().as_array().to_vec())
@@ -304,7 +319,9 @@ impl VecEnvInner {
         if self.final_arr.is_some() {
             let l = self.batch.obs_len();
             // SAFETY: our own contiguous array; the GIL is held.
-            let mut f = unsafe { Self::final_out(py, &self.final_arr, &mut self.final_obs, &mut self.final_packed, self.packed) };
+            let mut f = unsafe {
+                Self::final_out(py, &self.final_arr, &mut self.final_obs, &mut self.final_packed, self.packed)
+            };
             for &i in &self.final_rows {
                 match &mut f {
                     ObsOut::F32(f) => f[i * l..(i + 1) * l].fill(0.0),
@@ -333,9 +350,8 @@ impl VecEnvInner {
                 // own reused array; the step's arrays are ours and not written
                 // while the GIL is held.
                 let (d, r) = unsafe { (done.as_slice_mut()?, returns.as_slice_mut()?) };
-                let (t, u, rewards) = unsafe {
-                    (term.as_slice()?, trunc.as_slice()?, arrays.rewards.bind(py).as_slice()?)
-                };
+                let (t, u, rewards) =
+                    unsafe { (term.as_slice()?, trunc.as_slice()?, arrays.rewards.bind(py).as_slice()?) };
                 let copy_rows = self.final_arr.is_none();
                 for i in 0..n {
                     if t[i] || u[i] {
@@ -426,8 +442,12 @@ impl VecEnvInner {
         let mut batch = game.clone().new_batch(n, seed);
         let threads = match num_threads {
             None => default_threads(),
-            Some(t) if t >= 1 && t <= 1024 => t as usize,
-            Some(t) => return Err(OptionError::new_err(format!("num_threads must be None or an integer in [1, 1024], got {t}"))),
+            Some(t) if (1..=1024).contains(&t) => t as usize,
+            Some(t) => {
+                return Err(OptionError::new_err(format!(
+                    "num_threads must be None or an integer in [1, 1024], got {t}"
+                )))
+            }
         };
         batch.set_threads(threads).map_err(to_py)?;
         let mut dims = vec![n];
@@ -537,7 +557,9 @@ impl VecEnvInner {
         if self.final_arr.is_some() {
             // SAFETY: our own contiguous array; the GIL is held. Rollouts do
             // not report final observations: leave none behind.
-            match unsafe { Self::final_out(py, &self.final_arr, &mut self.final_obs, &mut self.final_packed, self.packed) } {
+            match unsafe {
+                Self::final_out(py, &self.final_arr, &mut self.final_obs, &mut self.final_packed, self.packed)
+            } {
                 ObsOut::F32(f) => f.fill(0.0),
                 ObsOut::U8(f) => f.fill(0),
             }
@@ -563,7 +585,10 @@ impl VecEnvInner {
 
     fn memory_bytes(&self) -> PyResult<usize> {
         self.idle()?;
-        Ok(self.batch.memory_bytes() + self.final_obs.capacity() * 4 + self.final_packed.capacity() + self.actions.capacity() * 8)
+        Ok(self.batch.memory_bytes()
+            + self.final_obs.capacity() * 4
+            + self.final_packed.capacity()
+            + self.actions.capacity() * 8)
     }
 
     fn state(&self, index: i64) -> PyResult<PyState> {
@@ -623,7 +648,12 @@ impl VecEnvInner {
         if self.inflight.is_some() {
             return format!("VecEnv('{}', num_envs={}, stepping a send)", self.game.entry().id, self.num_envs());
         }
-        format!("VecEnv('{}', num_envs={}, num_threads={})", self.game.entry().id, self.batch.num_envs(), self.batch.threads())
+        format!(
+            "VecEnv('{}', num_envs={}, num_threads={})",
+            self.game.entry().id,
+            self.batch.num_envs(),
+            self.batch.threads()
+        )
     }
 
     fn send(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>, env_ids: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
@@ -636,8 +666,10 @@ impl VecEnvInner {
                 let given = np.call_method1("asarray", (actions,))?;
                 let shape: Vec<usize> = given.getattr("shape")?.extract()?;
                 if shape != [ids.len()] {
-                    return Err(ActionsError::new_err(format!("actions must have one entry per env id: shape ({},), got {shape:?}", ids.len()),
-                    ));
+                    return Err(ActionsError::new_err(format!(
+                        "actions must have one entry per env id: shape ({},), got {shape:?}",
+                        ids.len()
+                    )));
                 }
                 let full = np.call_method1("zeros", (n, given.getattr("dtype")?))?;
                 full.set_item(PyArray1::from_slice(py, &ids), &given)?;
@@ -658,8 +690,12 @@ impl VecEnvInner {
         // and not handed to Python before `recv` joins the thread.
         let raw = unsafe {
             let obs = match self.dtype {
-                ObsDtype::F32 => ObsOut::F32(arrays.obs.bind(py).cast::<PyArrayDyn<f32>>().unwrap().as_slice_mut().unwrap()),
-                ObsDtype::U8 => ObsOut::U8(arrays.obs.bind(py).cast::<PyArrayDyn<u8>>().unwrap().as_slice_mut().unwrap()),
+                ObsDtype::F32 => {
+                    ObsOut::F32(arrays.obs.bind(py).cast::<PyArrayDyn<f32>>().unwrap().as_slice_mut().unwrap())
+                }
+                ObsDtype::U8 => {
+                    ObsOut::U8(arrays.obs.bind(py).cast::<PyArrayDyn<u8>>().unwrap().as_slice_mut().unwrap())
+                }
             };
             RawOut::new(BatchOut {
                 obs,
@@ -744,10 +780,12 @@ impl PyVecEnv {
     fn lock(&self) -> PyResult<MutexGuard<'_, VecEnvInner>> {
         match self.inner.try_lock() {
             Ok(guard) => Ok(guard),
-            Err(TryLockError::WouldBlock) => Err(LudotecaValueError::new_err("this VecEnv is in use by another thread: a VecEnv serves one call at a time \
+            Err(TryLockError::WouldBlock) => Err(LudotecaValueError::new_err(
+                "this VecEnv is in use by another thread: a VecEnv serves one call at a time \
                  (give each thread its own VecEnv, or guard a shared one with a lock)",
             )),
-            Err(TryLockError::Poisoned(_)) => Err(LudotecaValueError::new_err("this VecEnv is unusable: an earlier call on it failed inside the engine",
+            Err(TryLockError::Poisoned(_)) => Err(LudotecaValueError::new_err(
+                "this VecEnv is unusable: an earlier call on it failed inside the engine",
             )),
         }
     }
@@ -776,7 +814,8 @@ impl PyVecEnv {
         let seed = seed.0;
         let num_threads = match num_threads {
             Some(t) if !t.is_none() => {
-                Some(int_in(t, 1, 1024, |m| OptionError::new_err(m), "num_threads must be None or an integer in [1, 1024]")? as i64)
+                Some(int_in(t, 1, 1024, OptionError::new_err, "num_threads must be None or an integer in [1, 1024]")?
+                    as i64)
             }
             _ => None,
         };
@@ -951,7 +990,8 @@ impl PyVecEnv {
 /// VecEnvs are not copied nor pickled: a copy of N games, their buffers and
 /// thread pool is rarely what a training loop means; `Env` and `State` are.
 fn not_copyable() -> PyErr {
-    LudotecaValueError::new_err("a VecEnv cannot be copied or pickled: snapshot its games with venv.state(i) (a State, which copies \
+    LudotecaValueError::new_err(
+        "a VecEnv cannot be copied or pickled: snapshot its games with venv.state(i) (a State, which copies \
          and pickles exactly), or use ludoteca.Env, which does; rebuild a VecEnv from its game id, options and seed",
     )
 }

@@ -11,7 +11,7 @@
 //! `recv` has handed out every sent env (the [`InFlight`] guard), and
 //! dropping the `VecEnv` waits for the thread.
 
-use super::errors::{LudotecaValueError};
+use super::errors::LudotecaValueError;
 use crate::batch::{BatchOut, ObsOut};
 use crate::dynamic::DynBatch;
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods};
@@ -136,9 +136,16 @@ impl InFlight {
         let num_envs = batch.num_envs();
         let obs_len = batch.obs_len();
         let sent = active.iter().filter(|&&a| a).count();
-        let (mut final_obs, mut final_packed) =
-            if packed { (Vec::new(), vec![0u8; num_envs * obs_len]) } else { (vec![0.0f32; num_envs * obs_len], Vec::new()) };
-        let final_raw = if packed { RawObs::U8(RawSlice::new(&mut final_packed)) } else { RawObs::F32(RawSlice::new(&mut final_obs)) };
+        let (mut final_obs, mut final_packed) = if packed {
+            (Vec::new(), vec![0u8; num_envs * obs_len])
+        } else {
+            (vec![0.0f32; num_envs * obs_len], Vec::new())
+        };
+        let final_raw = if packed {
+            RawObs::U8(RawSlice::new(&mut final_packed))
+        } else {
+            RawObs::F32(RawSlice::new(&mut final_obs))
+        };
         let progress = Arc::new(Progress::default());
         // SAFETY (lifetime erasure): see the function's contract.
         let ptr = BatchPtr(std::mem::transmute::<&mut dyn DynBatch, &'static mut dyn DynBatch>(batch));
@@ -249,7 +256,8 @@ impl InFlight {
 
 /// The refusal every batch method gives while a send is in flight.
 pub(super) fn busy() -> PyErr {
-    LudotecaValueError::new_err("this VecEnv is stepping a send(): call recv() (until it has returned every sent env) before using it",
+    LudotecaValueError::new_err(
+        "this VecEnv is stepping a send(): call recv() (until it has returned every sent env) before using it",
     )
 }
 

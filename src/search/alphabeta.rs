@@ -73,7 +73,16 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { depth: 6, time: None, tt_entries: 1 << 20, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false }
+        Config {
+            depth: 6,
+            time: None,
+            tt_entries: 1 << 20,
+            quiescence: true,
+            iterative: true,
+            repeated: Vec::new(),
+            contempt: 0.0,
+            threats: false,
+        }
     }
 }
 
@@ -372,7 +381,14 @@ impl<'a, R: Rules, E: Evaluator<R>> Search<'a, R, E> {
 
     /// Children searched best-first: the table's move, then the larger
     /// captures, then (deep enough to pay) the built-in heuristic of the child.
-    fn order(&self, s: &R::State, kids: &[R::State], me: Player, hint: Option<usize>, by_heuristic: bool) -> Vec<usize> {
+    fn order(
+        &self,
+        s: &R::State,
+        kids: &[R::State],
+        me: Player,
+        hint: Option<usize>,
+        by_heuristic: bool,
+    ) -> Vec<usize> {
         let mut keyed: Vec<(f32, usize)> = kids
             .iter()
             .enumerate()
@@ -469,7 +485,12 @@ impl<'a, R: Rules, E: Evaluator<R>> Search<'a, R, E> {
 }
 
 /// Searches `root` and returns its best complete turn.
-pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Config, eval: &mut E) -> Result<Outcome, Failure> {
+pub fn search<R: Rules, E: Evaluator<R>>(
+    rules: &R,
+    root: &R::State,
+    cfg: &Config,
+    eval: &mut E,
+) -> Result<Outcome, Failure> {
     let start = Instant::now();
     if rules.explicit_chance().is_some() {
         return Err(Failure::Chance);
@@ -539,7 +560,12 @@ pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Confi
 /// through the capture quiescence when `cfg.quiescence`, so that the
 /// opponent's captures and the recaptures they allow are seen). A turn that
 /// ends the game is worth its returns scaled like every win ([`win_at`]).
-pub fn turn_values<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Config, eval: &mut E) -> Result<Vec<f32>, Failure> {
+pub fn turn_values<R: Rules, E: Evaluator<R>>(
+    rules: &R,
+    root: &R::State,
+    cfg: &Config,
+    eval: &mut E,
+) -> Result<Vec<f32>, Failure> {
     if rules.explicit_chance().is_some() {
         return Err(Failure::Chance);
     }

@@ -85,7 +85,7 @@ impl<R: Rules, E: Evaluator<R>> Evaluator<R> for Stoppable<'_, E> {
     #[inline]
     fn evaluate(&mut self, rules: &R, s: &R::State, player: Player) -> Result<f32, Aborted> {
         self.calls = self.calls.wrapping_add(1);
-        if self.calls % Self::EVERY == 0 && (self.stop)() {
+        if self.calls.is_multiple_of(Self::EVERY) && (self.stop)() {
             return Err(Aborted);
         }
         self.inner.evaluate(rules, s, player)

@@ -115,13 +115,24 @@ impl<R: Rules, E: Evaluator<R>> Search<'_, R, E> {
 }
 
 /// Searches `root` to `cfg.plies` chance layers and returns its best complete turn.
-pub fn search<R: Rules, E: Evaluator<R>>(rules: &R, root: &R::State, cfg: &Config, eval: &mut E) -> Result<Outcome, Aborted> {
+pub fn search<R: Rules, E: Evaluator<R>>(
+    rules: &R,
+    root: &R::State,
+    cfg: &Config,
+    eval: &mut E,
+) -> Result<Outcome, Aborted> {
     let start = Instant::now();
     let explicit = rules.explicit_chance();
     let r = explicit.as_ref().unwrap_or(rules);
     let plies = cfg.plies.min(MAX_PLIES);
-    let mut search =
-        Search { rules: r, chance: explicit.is_some(), eval, filter: cfg.filter, nodes: 0, rng: crate::core::rng_from_seed(0) };
+    let mut search = Search {
+        rules: r,
+        chance: explicit.is_some(),
+        eval,
+        filter: cfg.filter,
+        nodes: 0,
+        rng: crate::core::rng_from_seed(0),
+    };
     let (best, value, player) = match r.to_act(root) {
         ToAct::Player(m) => {
             let kids: Vec<R::State> = rules.turns(root).into_iter().map(|t| t.state).collect();

@@ -371,7 +371,10 @@ impl<R: Rules> Forest<R> {
         }
         for (row, &i) in waiting.iter().enumerate() {
             if !values[row].is_finite() {
-                return Err(GameError::Invalid(format!("evaluate returned a non-finite value {} in row {row}", values[row])));
+                return Err(GameError::Invalid(format!(
+                    "evaluate returned a non-finite value {} in row {row}",
+                    values[row]
+                )));
             }
             let t = &self.trees[i];
             let leaf = &t.tree.nodes[*t.path.last().expect("waiting") as usize];
@@ -561,7 +564,13 @@ const WALK_DECISIONS: usize = 4096;
 /// The first decision of a complete turn from `s` that ends the game with
 /// `p` getting `win` or more, and what `p` gets: a depth-first walk of the
 /// turn's decisions that stops at the first such end.
-fn winning_turn<R: Rules>(rules: &R, s: &R::State, p: Player, win: f32, masks: &mut Vec<Vec<bool>>) -> Option<(Action, f32)> {
+fn winning_turn<R: Rules>(
+    rules: &R,
+    s: &R::State,
+    p: Player,
+    win: f32,
+    masks: &mut Vec<Vec<bool>>,
+) -> Option<(Action, f32)> {
     let mut walk = TurnWalk { rules, p, win, masks, budget: WALK_DECISIONS, rng: rng_from_seed(0), first: Action(0) };
     walk.from(s, 0).map(|v| (walk.first, v))
 }
@@ -739,7 +748,13 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
     }
 
     /// Gives `child` its state and kind the first time a simulation enters it.
-    fn reach<R: Rules<State = S>>(&mut self, rules: &R, parent: usize, child: usize, config: &MctsConfig) -> Result<()> {
+    fn reach<R: Rules<State = S>>(
+        &mut self,
+        rules: &R,
+        parent: usize,
+        child: usize,
+        config: &MctsConfig,
+    ) -> Result<()> {
         if self.tree.nodes[child].kind != Kind::Unreached {
             return Ok(());
         }
@@ -830,7 +845,9 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
                 }
                 Some(sign(p) * best)
             }
-            Kind::Chance => kids.iter().map(|c| c.exact.map(|v0| c.prior as f64 * v0 as f64)).sum::<Option<f64>>().map(|v| v as f32),
+            Kind::Chance => {
+                kids.iter().map(|c| c.exact.map(|v0| c.prior as f64 * v0 as f64)).sum::<Option<f64>>().map(|v| v as f32)
+            }
             _ => None,
         }
     }
@@ -867,10 +884,7 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
         let legal: Vec<usize> = (0..rules.spec().num_game_actions()).filter(|&a| self.mask[a]).collect();
         let chosen: Vec<f32> = legal.iter().map(|&a| logits[a]).collect();
         let priors = softmax(&chosen);
-        self.tree.add_children(
-            leaf,
-            legal.iter().zip(priors).zip(chosen).map(|((&a, p), l)| (Action(a as u32), p, l)),
-        );
+        self.tree.add_children(leaf, legal.iter().zip(priors).zip(chosen).map(|((&a, p), l)| (Action(a as u32), p, l)));
         let v0 = sign(player) * value;
         let won = if self.win.is_finite() {
             let state = self.tree.nodes[leaf].state.as_ref().expect("a leaf has its state");
@@ -1078,7 +1092,9 @@ impl<S: Clone + Send + Sync> TreeSearch<S> {
             Some(i) => i - root.first_child as usize,
             None if children[best].proven_loss(player, self.win) => (0..children.len())
                 .filter(|&k| !children[k].proven_loss(player, self.win))
-                .max_by(|&a, &b| visits[a].cmp(&visits[b]).then(children[a].prior.total_cmp(&children[b].prior)).then(b.cmp(&a)))
+                .max_by(|&a, &b| {
+                    visits[a].cmp(&visits[b]).then(children[a].prior.total_cmp(&children[b].prior)).then(b.cmp(&a))
+                })
                 .unwrap_or(best),
             None => best,
         };
@@ -1151,17 +1167,24 @@ impl<R: Rules> Forest<R> {
             let visits = own_visits + children.iter().map(|c| c.visits).sum::<u32>();
             let value = own_value + children.iter().map(|c| c.value0).sum::<f64>();
             if visits != n.visits || (value - n.value0).abs() > 1e-3 * (1.0 + n.visits as f64) {
-                return Err(format!("node {k} {:?}: visits {} value {} but children give {visits} {value}", n.kind, n.visits, n.value0));
+                return Err(format!(
+                    "node {k} {:?}: visits {} value {} but children give {visits} {value}",
+                    n.kind, n.visits, n.value0
+                ));
             }
             if let Kind::Decision(p) = n.kind {
-                check.same_player_edges += children.iter().filter(|c| matches!(c.kind, Kind::Decision(q) | Kind::Leaf(q) if q == p)).count();
+                check.same_player_edges +=
+                    children.iter().filter(|c| matches!(c.kind, Kind::Decision(q) | Kind::Leaf(q) if q == p)).count();
             }
             if n.kind == Kind::Chance && self.config.chance == ChanceSelection::Stratified {
                 let descents = n.visits - own_visits;
                 for c in children {
                     let want = c.prior as f64 * descents as f64;
                     if (c.visits as f64 - want).abs() > 1.0 + 1e-4 {
-                        return Err(format!("chance node {k}: outcome {:?} has {} visits of {descents}, p = {}", c.action, c.visits, c.prior));
+                        return Err(format!(
+                            "chance node {k}: outcome {:?} has {} visits of {descents}, p = {}",
+                            c.action, c.visits, c.prior
+                        ));
                     }
                 }
                 check.chance_nodes_checked += 1;

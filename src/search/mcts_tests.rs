@@ -2,12 +2,12 @@
 //! the bindings use it), tree invariants, chance selection, determinism.
 
 use super::mcts::{halving_sequence, ChanceSelection, Forest, MctsConfig, Root, RootSelection, SearchResult};
-use crate::dynamic::DynMcts;
 use crate::core::{rng_from_seed, Action, Applied, Player, ToAct};
-use crate::testing::toy::{Pile, PileRules};
+use crate::dynamic::DynMcts;
 use crate::dynamic::{DynGame, DynState};
 use crate::options::OptValue;
 use crate::registry;
+use crate::testing::toy::{Pile, PileRules};
 use std::sync::Arc;
 
 fn game(id: &str, options: &[(&str, OptValue)]) -> Arc<dyn DynGame> {
@@ -27,7 +27,13 @@ fn config(simulations: u32, root: RootSelection) -> MctsConfig {
     MctsConfig { simulations, root, considered: 256, gumbel_scale: 0.0, ..MctsConfig::default() }
 }
 
-fn search(g: &Arc<dyn DynGame>, states: &[&dyn DynState], config: MctsConfig, threads: usize, seed: u64) -> (Box<dyn DynMcts>, Vec<SearchResult>) {
+fn search(
+    g: &Arc<dyn DynGame>,
+    states: &[&dyn DynState],
+    config: MctsConfig,
+    threads: usize,
+    seed: u64,
+) -> (Box<dyn DynMcts>, Vec<SearchResult>) {
     let mut m = g.clone().new_mcts(config, threads, seed).unwrap();
     m.set_roots(states).unwrap();
     m.search_rollouts().unwrap();
@@ -200,7 +206,9 @@ fn sampled_chance_selection_visits_outcomes_by_probability() {
 
 #[test]
 fn same_seed_same_result_for_any_thread_count() {
-    for (id, root) in [("backgammon", RootSelection::Puct), ("checkers", RootSelection::Gumbel), ("tablut", RootSelection::Puct)] {
+    for (id, root) in
+        [("backgammon", RootSelection::Puct), ("checkers", RootSelection::Gumbel), ("tablut", RootSelection::Puct)]
+    {
         let g = game(id, &[]);
         let states: Vec<Box<dyn DynState>> = (0..5).map(|i| g.clone().new_state(i)).collect();
         let states: Vec<Box<dyn DynState>> = states
@@ -234,7 +242,15 @@ fn same_seed_same_result_for_any_thread_count() {
 fn halving_sequence_matches_mctx() {
     // mctx 0.0.71 seq_halving.get_sequence_of_considered_visits(4, 20) and (16, 50).
     assert_eq!(halving_sequence(4, 20), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]);
-    let want: Vec<u32> = [vec![0; 16], vec![1; 8], vec![2; 4], vec![3; 4], vec![4; 4], vec![5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11]].concat();
+    let want: Vec<u32> = [
+        vec![0; 16],
+        vec![1; 8],
+        vec![2; 4],
+        vec![3; 4],
+        vec![4; 4],
+        vec![5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11],
+    ]
+    .concat();
     assert_eq!(halving_sequence(16, 50), want);
 }
 
@@ -340,8 +356,6 @@ fn search_refuses_roots_without_a_player_to_decide_and_sampled_chance_rules() {
     assert!(m.set_roots(&[t.as_ref()]).is_err(), "a state of another game");
 }
 
-
-
 /// A deterministic stand-in for a network: a value in (-1, 1) that depends
 /// on every entry of the observation, and zero logits.
 fn fake_value(obs: &[f32]) -> f32 {
@@ -425,7 +439,12 @@ fn evaluate_chance_values_each_move_that_completes_the_turn_by_its_position_befo
             assert_eq!(roller, mover.other(), "the opponent rolls next");
             let want = if roller == mover { fake_value(&obs) } else { -fake_value(&obs) };
             assert_eq!(visits, 1, "{}", s.to_string());
-            assert!((q - want).abs() < 1e-6, "{} {}: q {q}, want {want}", s.to_string(), s.action_to_string(action.0 as i64).unwrap());
+            assert!(
+                (q - want).abs() < 1e-6,
+                "{} {}: q {q}, want {want}",
+                s.to_string(),
+                s.action_to_string(action.0 as i64).unwrap()
+            );
         }
         m.check_tree(0).unwrap();
     }

@@ -77,13 +77,20 @@ impl Mlp {
         }
         for (i, pair) in layers.windows(2).enumerate() {
             if pair[1].inputs() != pair[0].outputs() {
-                return Err(bad(format!("layer {} takes {} inputs, layer {i} gives {}", i + 1, pair[1].inputs(), pair[0].outputs())));
+                return Err(bad(format!(
+                    "layer {} takes {} inputs, layer {i} gives {}",
+                    i + 1,
+                    pair[1].inputs(),
+                    pair[0].outputs()
+                )));
             }
         }
         let value = Dense { w: value.0, b: value.1 };
         let last = layers.last().map_or(0, Dense::outputs);
         if value.b.len() != 1 || value.w.len() != last.max(1) || layers.is_empty() {
-            return Err(bad(format!("the value layer must map the last hidden layer's {last} outputs to 1 (at least one hidden layer)")));
+            return Err(bad(format!(
+                "the value layer must map the last hidden layer's {last} outputs to 1 (at least one hidden layer)"
+            )));
         }
         if !(value_scale.is_finite() && value_scale > 0.0) {
             return Err(bad(format!("value_scale must be a positive number, got {value_scale}")));
@@ -99,7 +106,9 @@ impl Mlp {
     /// showed them. `weight` in [0, 1].
     pub fn with_builtin(mut self, weight: f32) -> Result<Mlp> {
         if !(0.0..=1.0).contains(&weight) {
-            return Err(GameError::Invalid(format!("network: the built-in evaluation's weight must be in [0, 1], got {weight}")));
+            return Err(GameError::Invalid(format!(
+                "network: the built-in evaluation's weight must be in [0, 1], got {weight}"
+            )));
         }
         self.builtin = weight;
         Ok(self)
@@ -211,7 +220,8 @@ mod tests {
         let n: usize = rules.spec().observation_shape.iter().product();
         // A 648 -> 4 -> 1 network with weights that vary by input, so that every position has its own value.
         let w1: Vec<f32> = (0..n * 4).map(|i| ((i * 7919) % 23) as f32 / 23.0 - 0.5).collect();
-        let plain = Mlp::new(vec![(w1, vec![0.1, -0.2, 0.0, 0.3])], (vec![0.5, -0.4, 0.3, 0.2], vec![0.0]), 1.0).unwrap();
+        let plain =
+            Mlp::new(vec![(w1, vec![0.1, -0.2, 0.0, 0.3])], (vec![0.5, -0.4, 0.3, 0.2], vec![0.0]), 1.0).unwrap();
         let mixed = plain.clone().with_builtin(0.25).unwrap();
         let full = ObsLayout::new(&rules, crate::game::ObsFormat::Full);
         assert!(plain.clone().with_builtin(1.5).is_err() && plain.clone().with_builtin(-0.1).is_err());
@@ -243,7 +253,12 @@ mod tests {
     fn shapes_that_do_not_chain_are_refused() {
         assert!(Mlp::new(vec![(vec![1.0; 5], vec![0.0; 2])], (vec![1.0; 2], vec![0.0]), 1.0).is_err());
         assert!(Mlp::new(vec![(vec![1.0; 6], vec![0.0; 2])], (vec![1.0; 3], vec![0.0]), 1.0).is_err());
-        assert!(Mlp::new(vec![(vec![1.0; 6], vec![0.0; 2]), (vec![1.0; 6], vec![0.0; 2])], (vec![1.0; 2], vec![0.0]), 1.0).is_err());
+        assert!(Mlp::new(
+            vec![(vec![1.0; 6], vec![0.0; 2]), (vec![1.0; 6], vec![0.0; 2])],
+            (vec![1.0; 2], vec![0.0]),
+            1.0
+        )
+        .is_err());
         assert!(Mlp::new(vec![(vec![1.0; 6], vec![0.0; 2])], (vec![1.0; 2], vec![0.0]), 0.0).is_err());
         assert!(Mlp::new(vec![], (vec![1.0], vec![0.0]), 1.0).is_err());
     }

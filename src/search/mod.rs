@@ -22,10 +22,10 @@ pub mod alphabeta;
 pub mod eval;
 pub mod expectimax;
 pub mod mcts;
-pub mod mlp;
 mod mcts_random;
 #[cfg(test)]
 mod mcts_tests;
+pub mod mlp;
 #[cfg(test)]
 mod tests;
 pub mod tree;

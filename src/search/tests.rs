@@ -143,15 +143,30 @@ fn check_position<R: Rules>(r: &R, s: &R::State, max_depth: u32, max_q_depth: u3
     let turns = r.turns(s);
     let text = r.to_position(s);
     for depth in 1..=max_depth {
-        for q in [Horizon::Leaf, Horizon::Captures, Horizon::Threats].into_iter().filter(|&q| q == Horizon::Leaf || depth <= max_q_depth) {
+        for q in [Horizon::Leaf, Horizon::Captures, Horizon::Threats]
+            .into_iter()
+            .filter(|&q| q == Horizon::Leaf || depth <= max_q_depth)
+        {
             for (tt, iterative) in [(0, false), (1 << 12, false), (1 << 12, true)] {
                 let (quiescence, threats) = q.config();
-                let cfg = Config { depth, time: None, tt_entries: tt, quiescence, iterative, repeated: rep.to_vec(), contempt, threats };
+                let cfg = Config {
+                    depth,
+                    time: None,
+                    tt_entries: tt,
+                    quiescence,
+                    iterative,
+                    repeated: rep.to_vec(),
+                    contempt,
+                    threats,
+                };
                 let got = alphabeta::search(r, s, &cfg, &mut Builtin).unwrap();
                 // Iterative deepening stops early on a forced win: compare at the depth it reached.
                 assert!(got.depth == depth || (iterative && got.depth < depth && got.value > 1.0));
                 // The root is the present position: only the positions after it can repeat.
-                let want = turns.iter().map(|t| minimax(r, &t.state, me, got.depth - 1, 1, q, &draws)).fold(f32::NEG_INFINITY, f32::max);
+                let want = turns
+                    .iter()
+                    .map(|t| minimax(r, &t.state, me, got.depth - 1, 1, q, &draws))
+                    .fold(f32::NEG_INFINITY, f32::max);
                 assert_eq!(got.value, want, "{text} depth {depth} q {q:?} tt {tt} iterative {iterative}");
                 let best = &turns[got.best.unwrap()].state;
                 assert_eq!(minimax(r, best, me, got.depth - 1, 1, q, &draws), want, "{text}: the best turn's value");
@@ -167,7 +182,13 @@ fn check_position<R: Rules>(r: &R, s: &R::State, max_depth: u32, max_q_depth: u3
 /// A draw is worth `-contempt` to the searching player.
 /// Returns at how many positions the root's value differs from the search
 /// without the draws (contempt 0), or with the draws worth 0 (a contempt).
-fn check_against_minimax_with_repetitions<R: Rules>(r: &R, positions: usize, max_depth: u32, seed: u64, contempt: f32) -> usize {
+fn check_against_minimax_with_repetitions<R: Rules>(
+    r: &R,
+    positions: usize,
+    max_depth: u32,
+    seed: u64,
+    contempt: f32,
+) -> usize {
     let mut rng = rng_from_seed(seed ^ 0x5eed);
     let mut changed = 0;
     for s in random_positions(r, positions, 40, seed) {
@@ -178,15 +199,25 @@ fn check_against_minimax_with_repetitions<R: Rules>(r: &R, positions: usize, max
         for k in &kids {
             r.next_states(k, &mut near);
         }
-        let mut rep: Vec<u64> = near.iter().filter(|_| rng.random_range(0..4) == 0).filter_map(|c| r.repetition_key(c)).collect();
-        let best = kids.iter().filter(|c| r.to_act(c) != ToAct::Terminal).max_by(|a, b| leaf(r, a, me).total_cmp(&leaf(r, b, me)));
+        let mut rep: Vec<u64> =
+            near.iter().filter(|_| rng.random_range(0..4) == 0).filter_map(|c| r.repetition_key(c)).collect();
+        let best = kids
+            .iter()
+            .filter(|c| r.to_act(c) != ToAct::Terminal)
+            .max_by(|a, b| leaf(r, a, me).total_cmp(&leaf(r, b, me)));
         if let Some(k) = best.and_then(|b| r.repetition_key(b)) {
             rep.push(k);
         }
         rep.sort_unstable();
         rep.dedup();
         let base = if contempt == 0.0 { Vec::new() } else { rep.clone() };
-        let plain = alphabeta::search(r, &s, &Config { depth: max_depth, quiescence: false, repeated: base, ..Config::default() }, &mut Builtin).unwrap();
+        let plain = alphabeta::search(
+            r,
+            &s,
+            &Config { depth: max_depth, quiescence: false, repeated: base, ..Config::default() },
+            &mut Builtin,
+        )
+        .unwrap();
         let cfg = Config { depth: max_depth, quiescence: false, repeated: rep.clone(), contempt, ..Config::default() };
         let with = alphabeta::search(r, &s, &cfg, &mut Builtin).unwrap();
         if plain.value != with.value {
@@ -199,7 +230,8 @@ fn check_against_minimax_with_repetitions<R: Rules>(r: &R, positions: usize, max
 
 #[test]
 fn alphabeta_equals_minimax_in_the_draughts_presets_without_soplo() {
-    for (i, p) in [preset::INTERNATIONAL, preset::BRAZILIAN, preset::RUSSIAN, preset::CHECKERS].into_iter().enumerate() {
+    for (i, p) in [preset::INTERNATIONAL, preset::BRAZILIAN, preset::RUSSIAN, preset::CHECKERS].into_iter().enumerate()
+    {
         check_against_minimax(&DraughtsRules::new(p), 2, 3, 2, 100 + i as u64);
     }
 }
@@ -216,10 +248,13 @@ fn alphabeta_equals_minimax_in_the_soplo_presets_with_huffs_and_force() {
 
 #[test]
 fn alphabeta_equals_minimax_in_kharbaga_and_zamma() {
-    for (i, (board, removal)) in
-        [(Board::Kharbaga, Removal::Immediate), (Board::Kharbaga, Removal::Deferred), (Board::Zamma, Removal::Immediate)]
-            .into_iter()
-            .enumerate()
+    for (i, (board, removal)) in [
+        (Board::Kharbaga, Removal::Immediate),
+        (Board::Kharbaga, Removal::Deferred),
+        (Board::Zamma, Removal::Immediate),
+    ]
+    .into_iter()
+    .enumerate()
     {
         check_against_minimax(&Alquerque::new(board, removal), 3, 2, 2, 200 + i as u64);
     }
@@ -239,7 +274,9 @@ fn threat_quiescence_equals_its_brute_force_in_tablut() {
     let mut changed = 0;
     for s in random_positions(&r, 16, 80, 310).into_iter().skip(4) {
         check_position(&r, &s, 1, 1, &[], 0.0);
-        let at = |threats| alphabeta::search(&r, &s, &Config { depth: 1, threats, ..Config::default() }, &mut Builtin).unwrap().value;
+        let at = |threats| {
+            alphabeta::search(&r, &s, &Config { depth: 1, threats, ..Config::default() }, &mut Builtin).unwrap().value
+        };
         changed += (at(true) != at(false)) as usize;
     }
     assert!(changed > 0, "threats changed no value: the test positions do not exercise them");
@@ -251,7 +288,9 @@ fn threat_quiescence_equals_its_brute_force_in_tablut() {
 fn threat_quiescence_sees_a_fork_of_the_corners_past_the_horizon() {
     let r = TablutRules::with(true);
     let s = r.from_position("4M4/9/9/4M4/9/9/9/2K6/9 s").unwrap();
-    let search = |depth, threats| alphabeta::search(&r, &s, &Config { depth, threats, ..Config::default() }, &mut Builtin).unwrap();
+    let search = |depth, threats| {
+        alphabeta::search(&r, &s, &Config { depth, threats, ..Config::default() }, &mut Builtin).unwrap()
+    };
     let plain = search(1, false);
     assert!(plain.value <= 1.0, "depth 1 without threats must not see the win: {}", plain.value);
     let with = search(1, true);
@@ -273,7 +312,9 @@ fn alphabeta_equals_minimax_in_the_toy_pile_game() {
 fn a_position_met_twice_is_a_draw_to_the_search_in_tablut_and_zamma() {
     // The draws changed the root's value somewhere (the comparison can fail).
     assert!(check_against_minimax_with_repetitions(&TablutRules::with(true), 4, 2, 77, 0.0) > 0);
-    assert!(check_against_minimax_with_repetitions(&Alquerque::new(Board::Zamma, Removal::Immediate), 4, 2, 78, 0.0) > 0);
+    assert!(
+        check_against_minimax_with_repetitions(&Alquerque::new(Board::Zamma, Removal::Immediate), 4, 2, 78, 0.0) > 0
+    );
 }
 
 #[test]
@@ -281,7 +322,15 @@ fn a_repetition_draw_costs_the_searcher_its_contempt_in_tablut_and_zamma() {
     // Draws worth -0.3 to the searcher and +0.3 to its opponent, anywhere in the tree.
     for contempt in [0.3, -0.3] {
         assert!(check_against_minimax_with_repetitions(&TablutRules::with(true), 4, 2, 77, contempt) > 0);
-        assert!(check_against_minimax_with_repetitions(&Alquerque::new(Board::Zamma, Removal::Immediate), 4, 2, 78, contempt) > 0);
+        assert!(
+            check_against_minimax_with_repetitions(
+                &Alquerque::new(Board::Zamma, Removal::Immediate),
+                4,
+                2,
+                78,
+                contempt
+            ) > 0
+        );
     }
 }
 
@@ -488,7 +537,11 @@ fn race_equities_of_one_or_two_checkers_match_an_exact_bearoff() {
             let s = bearoff_state(me, opp);
             for plies in 0..=1 {
                 let got = expectimax::search(&r, &s, &expectimax::Config { plies, filter: 0 }, &mut Builtin).unwrap();
-                assert!((got.value as f64 - want).abs() < 1e-5, "{me:?} vs {opp:?} plies {plies}: {} != {want}", got.value);
+                assert!(
+                    (got.value as f64 - want).abs() < 1e-5,
+                    "{me:?} vs {opp:?} plies {plies}: {} != {want}",
+                    got.value
+                );
             }
             checked += 1;
         }
@@ -527,7 +580,8 @@ fn alphabeta_prefers_the_win_at_once_to_a_later_win_found_by_quiescence() {
     assert!(slower > 1.0 && slower < win_at(1), "c7-c5 wins, later: {slower}");
     for depth in 1..=4 {
         for tt in [0, 1 << 12] {
-            let got = alphabeta::search(&r, &s, &Config { depth, tt_entries: tt, ..Config::default() }, &mut Builtin).unwrap();
+            let got = alphabeta::search(&r, &s, &Config { depth, tt_entries: tt, ..Config::default() }, &mut Builtin)
+                .unwrap();
             assert_eq!(turns[got.best.unwrap()].notation, "b8-a7", "depth {depth} tt {tt}");
             assert_eq!(got.value, win_at(1));
         }
@@ -547,12 +601,18 @@ fn a_stop_hook_gives_up_alpha_beta_and_expectimax_and_a_silent_one_changes_nothi
     // Asked every Stoppable::EVERY evaluations; the search gives up at the first "stop".
     let asked = AtomicU32::new(0);
     let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 2;
-    let got = alphabeta::search(&r, &s, &Config { depth: 40, ..Config::default() }, &mut Stoppable::new(Builtin, &stop));
+    let got =
+        alphabeta::search(&r, &s, &Config { depth: 40, ..Config::default() }, &mut Stoppable::new(Builtin, &stop));
     assert_eq!(got.unwrap_err(), alphabeta::Failure::Aborted);
     assert_eq!(asked.load(Ordering::Relaxed), 3);
     let bg = Backgammon::new(1, false);
     let rolled = bg.initial_state(&mut rng_from_seed(1));
     let always = || true;
-    let got = expectimax::search(&bg, &rolled, &expectimax::Config { plies: 2, filter: 0 }, &mut Stoppable::new(Builtin, &always));
+    let got = expectimax::search(
+        &bg,
+        &rolled,
+        &expectimax::Config { plies: 2, filter: 0 },
+        &mut Stoppable::new(Builtin, &always),
+    );
     assert!(got.is_err());
 }

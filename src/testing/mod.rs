@@ -33,7 +33,13 @@ pub struct RandomGames {
 /// * terminal positions have zero-sum returns and an empty mask;
 /// * at chance nodes the mask is exactly the set of chance outcomes, whose
 ///   probabilities sum to 1.
-pub fn check_random_games<R: Rules>(rules: &R, games: usize, deep_games: usize, max_decisions: usize, seed: u64) -> RandomGames {
+pub fn check_random_games<R: Rules>(
+    rules: &R,
+    games: usize,
+    deep_games: usize,
+    max_decisions: usize,
+    seed: u64,
+) -> RandomGames {
     let spec = rules.spec();
     let n = spec.num_actions;
     let mut report = RandomGames::default();
@@ -60,7 +66,13 @@ pub fn check_random_games<R: Rules>(rules: &R, games: usize, deep_games: usize, 
             mask2.fill(true);
             bits.fill(u64::MAX);
             let mut listed = [u16::MAX; crate::game::LISTED];
-            let mut out = crate::game::LegalOut { mask: &mut mask2, bits: &mut bits, listed: &mut listed, count: 99, is_listed: true };
+            let mut out = crate::game::LegalOut {
+                mask: &mut mask2,
+                bits: &mut bits,
+                listed: &mut listed,
+                count: 99,
+                is_listed: true,
+            };
             rules.legal_out(&s, &mut out);
             let (count, is_listed) = (out.count as usize, out.is_listed);
             assert_eq!(mask, mask2, "game {g}: legal_out has another mask at {text:?}");
@@ -110,7 +122,10 @@ pub fn check_random_games<R: Rules>(rules: &R, games: usize, deep_games: usize, 
             rules.apply(&mut s, a, &mut rng);
             report.decisions += 1;
             let now = rules.piece_counts(&s);
-            assert!(now[0] <= counts[0] && now[1] <= counts[1], "game {g}: pieces grew {counts:?} -> {now:?} by {a:?} from {text:?}");
+            assert!(
+                now[0] <= counts[0] && now[1] <= counts[1],
+                "game {g}: pieces grew {counts:?} -> {now:?} by {a:?} from {text:?}"
+            );
             counts = now;
         }
         if !finished {

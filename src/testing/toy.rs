@@ -22,7 +22,13 @@ pub struct PileRules {
 impl PileRules {
     pub fn new(start: u8) -> Self {
         PileRules {
-            spec: GameSpec { num_actions: 7, observation_shape: vec![2], offers: true, info_fields: &["left"], observation_high: 1.0 },
+            spec: GameSpec {
+                num_actions: 7,
+                observation_shape: vec![2],
+                offers: true,
+                info_fields: &["left"],
+                observation_high: 1.0,
+            },
             start,
             strikes: 1,
             repetition: true,
@@ -75,7 +81,8 @@ impl Rules for PileRules {
     }
     fn from_position(&self, text: &str) -> Result<Pile> {
         let mut it = text.split(' ');
-        let left = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| GameError::position(text, "expected a pile size"))?;
+        let left =
+            it.next().and_then(|x| x.parse().ok()).ok_or_else(|| GameError::position(text, "expected a pile size"))?;
         let to_move = match it.next() {
             Some("0") => Player::P0,
             Some("1") => Player::P1,
@@ -167,11 +174,9 @@ mod tests {
             }
             s
         };
-        for (actions, text) in [
-            (&[0, 3][..], "4 1|resigned=1"),
-            (&[4, 5][..], "5 0|draw=agreed"),
-            (&[0, 5][..], "4 1|forfeit=1"),
-        ] {
+        for (actions, text) in
+            [(&[0, 3][..], "4 1|resigned=1"), (&[4, 5][..], "5 0|draw=agreed"), (&[0, 5][..], "4 1|forfeit=1")]
+        {
             let s = ended(actions);
             assert!(s.is_terminal(&r));
             assert_eq!(s.to_position(&r), text);
@@ -209,18 +214,21 @@ mod tests {
             s
         };
         // Fresh, a pending offer, a declined one, a resignation.
-        for (actions, c, legal) in [
-            (&[][..], &on, 5),
-            (&[][..], &off, 3),
-            (&[4][..], &on, 2),
-            (&[4, 6][..], &on, 4),
-            (&[0, 3][..], &on, 0),
-        ] {
+        for (actions, c, legal) in
+            [(&[][..], &on, 5), (&[][..], &off, 3), (&[4][..], &on, 2), (&[4, 6][..], &on, 4), (&[0, 3][..], &on, 0)]
+        {
             let s = after(actions);
             let (mut mask, mut bits) = (vec![false; 7], vec![0u64; 1]);
             s.legal_mask(&r, c, &mut mask);
-            let (mut mask2, mut bits2, mut listed) = (vec![true; 7], vec![u64::MAX; 1], [u16::MAX; crate::game::LISTED]);
-            let mut out = crate::game::LegalOut { mask: &mut mask2, bits: &mut bits2, listed: &mut listed, count: 99, is_listed: true };
+            let (mut mask2, mut bits2, mut listed) =
+                (vec![true; 7], vec![u64::MAX; 1], [u16::MAX; crate::game::LISTED]);
+            let mut out = crate::game::LegalOut {
+                mask: &mut mask2,
+                bits: &mut bits2,
+                listed: &mut listed,
+                count: 99,
+                is_listed: true,
+            };
             s.legal_out(&r, c, &mut out);
             let (count, is_listed) = (out.count, out.is_listed);
             crate::bits::pack_mask(&mask, &mut bits);
@@ -240,7 +248,13 @@ mod tests {
     #[test]
     fn offers_are_masked_out_when_off() {
         let r = PileRules::new(5);
-        let c = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false, obs_format: Default::default() };
+        let c = CommonOptions {
+            max_turns: 0,
+            illegal: IllegalPolicy::Raise,
+            resign: false,
+            draw_offers: false,
+            obs_format: Default::default(),
+        };
         let s = Session::new(&r, 0);
         let mut mask = vec![false; 7];
         s.legal_mask(&r, &c, &mut mask);
@@ -303,7 +317,13 @@ mod tests {
     fn batch(n: usize, seed: u64, threads: usize, max_turns: u32) -> Batch<PileRules> {
         let mut rules = PileRules::new(4);
         rules.repetition = false;
-        let common = CommonOptions { max_turns, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false, obs_format: Default::default() };
+        let common = CommonOptions {
+            max_turns,
+            illegal: IllegalPolicy::Raise,
+            resign: false,
+            draw_offers: false,
+            obs_format: Default::default(),
+        };
         let mut b = Batch::new(Arc::new(Configured::new(rules, common)), n, seed);
         b.set_threads(threads).unwrap();
         b
@@ -358,9 +378,9 @@ mod tests {
         let mut seen = seen.into_inner().unwrap();
         seen.sort_unstable();
         assert_eq!(seen, (0..n).filter(|i| i % 3 != 0).collect::<Vec<_>>());
-        for i in 0..n {
+        for (i, &stepped) in active.iter().enumerate().take(n) {
             // Stepped envs took 2 from the pile of 4; the others still show 4.
-            assert_eq!(out.obs[2 * i], if active[i] { 2.0 } else { 4.0 });
+            assert_eq!(out.obs[2 * i], if stepped { 2.0 } else { 4.0 });
         }
     }
 
@@ -381,7 +401,13 @@ mod tests {
     fn batch_without_info_fields_steps_every_env() {
         let mut rules = PileRules::new(4);
         rules.spec.info_fields = &[];
-        let common = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Raise, resign: false, draw_offers: false, obs_format: Default::default() };
+        let common = CommonOptions {
+            max_turns: 0,
+            illegal: IllegalPolicy::Raise,
+            resign: false,
+            draw_offers: false,
+            obs_format: Default::default(),
+        };
         let mut b = Batch::new(Arc::new(Configured::new(rules, common)), 3, 0);
         let mut out = OwnedOut::new(&b);
         out.obs.fill(-1.0);

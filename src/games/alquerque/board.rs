@@ -158,8 +158,10 @@ impl Geometry {
         let mut has_next = [0u128; 8];
         let mut delta = [None; 8];
         for d in 0..8 {
-            let steps: Vec<i8> =
-                (0..81u8).filter(|&l| next[d][l as usize] != NONE).map(|l| next[d][l as usize] as i8 - l as i8).collect();
+            let steps: Vec<i8> = (0..81u8)
+                .filter(|&l| next[d][l as usize] != NONE)
+                .map(|l| next[d][l as usize] as i8 - l as i8)
+                .collect();
             has_next[d] = (0..81u8).filter(|&l| next[d][l as usize] != NONE).fold(0, |a, l| a | 1u128 << l);
             delta[d] = steps.first().copied().filter(|&x| steps.iter().all(|&y| y == x));
         }
@@ -250,10 +252,10 @@ fn diagonals() -> Vec<Vec<Point>> {
     for c in (-8i32..=8).step_by(2) {
         // file - rank = c (NE lines) and file + rank = c + 8 (NW lines)
         let ne: Vec<Point> =
-            (0..9i32).filter_map(|r| (0..9).contains(&(r + c)).then(|| Point::new((r + c) as u8, r as u8))).collect();
+            (0..9i32).filter(|r| (0..9).contains(&(r + c))).map(|r| Point::new((r + c) as u8, r as u8)).collect();
         let s = c + 8;
         let nw: Vec<Point> =
-            (0..9i32).filter_map(|r| (0..9).contains(&(s - r)).then(|| Point::new((s - r) as u8, r as u8))).collect();
+            (0..9i32).filter(|r| (0..9).contains(&(s - r))).map(|r| Point::new((s - r) as u8, r as u8)).collect();
         for line in [ne, nw] {
             if line.len() > 1 {
                 lines.push(line);

@@ -108,9 +108,11 @@ impl JumpSet {
 
     /// `(from, dir, steps)` of every jump, by point, then direction, then steps.
     pub fn iter(&self) -> impl Iterator<Item = (u8, u8, u8)> + '_ {
-        self.bits.iter().enumerate().filter(|(_, &w)| w != 0).flat_map(|(from, &w)| {
-            crate::bits::SetBits(w).map(move |k| (from as u8, k as u8 / 8, k as u8 % 8 + 1))
-        })
+        self.bits
+            .iter()
+            .enumerate()
+            .filter(|(_, &w)| w != 0)
+            .flat_map(|(from, &w)| crate::bits::SetBits(w).map(move |k| (from as u8, k as u8 / 8, k as u8 % 8 + 1)))
     }
 
     fn union(&self, other: &JumpSet) -> JumpSet {

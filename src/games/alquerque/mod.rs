@@ -25,9 +25,9 @@ pub mod state;
 mod text;
 
 pub use board::{Dir, Geometry, Point};
+pub use movegen::majority_search_nodes;
 pub use observe::PLANES;
 pub use rules::{Alquerque, Board};
-pub use movegen::majority_search_nodes;
 pub use state::{Removal, State};
 
 use crate::core::{returns_of, splitmix64, Action, Applied, GameRng, Player, ToAct};

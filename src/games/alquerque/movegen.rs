@@ -424,7 +424,7 @@ impl Alquerque {
         while frontier != 0 {
             let mut next = 0u128;
             for v in crate::bits::SetBits(frontier) {
-                next |= succ[v as usize];
+                next |= succ[v];
             }
             next &= left & !reach;
             reach |= next;
@@ -432,7 +432,7 @@ impl Alquerque {
         }
         let mut ends = 0;
         for v in crate::bits::SetBits(reach) {
-            ends += (succ[v as usize] & left & !(1u128 << v) == 0) as u32;
+            ends += (succ[v] & left & !(1u128 << v) == 0) as u32;
         }
         reach.count_ones() - ends + ends.min(1)
     }
@@ -489,8 +489,7 @@ impl Alquerque {
             return;
         }
         let mut keys = [0u8; 56];
-        for i in 0..n {
-            let h = buf.h[i];
+        for (i, &h) in buf.h[..n].iter().enumerate() {
             let saved = (seq.own, seq.enemy);
             self.make(seq, pos, &h);
             let mut next = HopBuf::new();
@@ -511,7 +510,15 @@ impl Alquerque {
     fn seq_of(&self, s: &State, from: u8) -> Seq {
         let me = s.side.index();
         let own = s.pieces[me];
-        Seq { own, enemy: s.pieces[1 - me], king: s.kings >> from & 1 != 0, takeable: !0, wall: own & !(1u128 << from), succ: None, expanded: 0 }
+        Seq {
+            own,
+            enemy: s.pieces[1 - me],
+            king: s.kings >> from & 1 != 0,
+            takeable: !0,
+            wall: own & !(1u128 << from),
+            succ: None,
+            expanded: 0,
+        }
     }
 
     /// Immediate mode: a superset of the enemy pieces a sequence can take
@@ -550,7 +557,7 @@ impl Alquerque {
             let line = &self.geo.next[d];
             let mut out = 0u128;
             for p in crate::bits::SetBits(self.geo.points & self.geo.has_next[d]) {
-                if set >> line[p as usize] & 1 != 0 {
+                if set >> line[p] & 1 != 0 {
                     out |= 1u128 << p;
                 }
             }
@@ -646,7 +653,13 @@ impl Alquerque {
     /// whether it beats it. Only the last question for each hop can need a
     /// proof over every continuation; a mover whose takeable pieces are
     /// fewer than the best found is not searched at all.
-    fn for_each_best_immediate_hop(&self, s: &State, movers: u128, memo: &mut Memo, mut f: impl FnMut(u8, &Hop)) -> u32 {
+    fn for_each_best_immediate_hop(
+        &self,
+        s: &State,
+        movers: u128,
+        memo: &mut Memo,
+        mut f: impl FnMut(u8, &Hop),
+    ) -> u32 {
         let me = s.side.index();
         // Every first hop, and whether it can go on: most decisions take one
         // piece, and need neither the takeable sets nor the table.

@@ -105,7 +105,11 @@ impl Alquerque {
             if !done && k + 2 == points.len() {
                 let mut legal = Vec::new();
                 self.for_each_legal(&cur, |a| legal.push(self.decision_name(&cur, a)));
-                return Err(bad(format!("the capture must go on from {} (maximal capture): {}", w[1], legal.join(" "))));
+                return Err(bad(format!(
+                    "the capture must go on from {} (maximal capture): {}",
+                    w[1],
+                    legal.join(" ")
+                )));
             }
         }
         Ok(path)

@@ -13,8 +13,8 @@
 //!   does not depend on the order they were made in, so it is not kept.
 
 use super::board::{Point, NONE};
-use super::rules::Alquerque;
 use super::deferred::{Jump, Maze};
+use super::rules::Alquerque;
 use super::state::State;
 use crate::core::Player;
 use crate::error::{GameError, Result};
@@ -79,9 +79,8 @@ impl Alquerque {
         for (i, rank_text) in ranks.iter().enumerate() {
             let r = 8 - i as u8;
             let points: Vec<Point> = (0..9).map(|f| Point::new(f, r)).filter(|&p| self.geo.contains(p)).collect();
-            let unexpected = |c: char| {
-                err(format!("unexpected {c:?} in rank {}: expected b, B, w, W or a digit 1-9", r + 1))
-            };
+            let unexpected =
+                |c: char| err(format!("unexpected {c:?} in rank {}: expected b, B, w, W or a digit 1-9", r + 1));
             let more = || {
                 err(format!(
                     "rank {} must describe {} points on the {} board, got more than that",
@@ -110,10 +109,9 @@ impl Alquerque {
             };
             let k = crate::text::read_rank(rank_text, place, |e| match e {
                 RunError::Zero => unexpected('0'),
-                RunError::TwoDigits => err(format!(
-                    "rank {}: two digits in a row, expected one digit 1-9 per run of empty points",
-                    r + 1
-                )),
+                RunError::TwoDigits => {
+                    err(format!("rank {}: two digits in a row, expected one digit 1-9 per run of empty points", r + 1))
+                }
             })?;
             if k != points.len() {
                 let got = if k > points.len() { "more than that".to_string() } else { k.to_string() };
@@ -171,7 +169,8 @@ impl Alquerque {
                 (true, Some(jd), Some(js)) => self.parse_sequence(&mut s, jd, js, &err, &point)?,
                 _ => {
                     return Err(err(
-                        "in deferred mode capture=, jumped= and jumps= come together (mid-sequence) or not at all".into(),
+                        "in deferred mode capture=, jumped= and jumps= come together (mid-sequence) or not at all"
+                            .into(),
                     ))
                 }
             }
@@ -181,7 +180,8 @@ impl Alquerque {
 
         // What play can reach.
         for (i, name) in ["black", "white"].iter().enumerate() {
-            let far = self.geo.far_rank[i] & s.pieces[i] & !s.kings & !(if s.mid_turn() { 1u128 << s.capturing } else { 0 });
+            let far =
+                self.geo.far_rank[i] & s.pieces[i] & !s.kings & !(if s.mid_turn() { 1u128 << s.capturing } else { 0 });
             if far != 0 {
                 let p = Point(far.trailing_zeros() as u8);
                 return Err(err(format!("{name} pawn on {p} should have been promoted (far rank)")));
@@ -226,9 +226,8 @@ impl Alquerque {
         let king = s.kings >> s.capturing & 1 != 0;
         let mut victims = 0u128;
         for t in jumps.split(',') {
-            let (a, b) = t
-                .split_once('x')
-                .ok_or_else(|| err(format!("jump {t:?}: expected <start>x<landing>, e.g. c3xe5")))?;
+            let (a, b) =
+                t.split_once('x').ok_or_else(|| err(format!("jump {t:?}: expected <start>x<landing>, e.g. c3xe5")))?;
             let (a, b) = (point(a)?, point(b)?);
             let (d, steps) = self.geo.line_between(a, b);
             if d == NONE || (!king && steps != 2) {

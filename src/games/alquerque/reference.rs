@@ -83,8 +83,13 @@ impl Reference {
                     }
                     let piece = pos.board[Self::idx(f, r)];
                     let king = piece.abs() == 2;
-                    let dirs: Vec<usize> =
-                        if king { (0..8).collect() } else if me == 1 { vec![7, 0, 1] } else { vec![3, 4, 5] };
+                    let dirs: Vec<usize> = if king {
+                        (0..8).collect()
+                    } else if me == 1 {
+                        vec![7, 0, 1]
+                    } else {
+                        vec![3, 4, 5]
+                    };
                     for d in dirs {
                         let (mut cf, mut cr) = (f, r);
                         while let Some((nf, nr)) = self.step(cf, cr, d) {

@@ -1,8 +1,8 @@
 //! The rules of one board with one removal mode: [`Alquerque`], built from
 //! the board's geometry and the action and observation tables.
 
-use super::board::Geometry;
 use super::action::action_table;
+use super::board::Geometry;
 use super::observe::{geometry_planes, PLANES};
 use super::state::{Removal, State};
 use crate::core::Player;
@@ -59,7 +59,13 @@ impl Alquerque {
             actions: [action_table(&geo, Player::P0), action_table(&geo, Player::P1)],
             forward: [Alquerque::forward_dirs(Player::P0), Alquerque::forward_dirs(Player::P1)],
             geometry_planes: geometry_planes(&geo),
-            spec: GameSpec { num_actions: n * 64 + 4, observation_shape: vec![PLANES, 9, 9], offers: true, info_fields: &[], observation_high: 1.0 },
+            spec: GameSpec {
+                num_actions: n * 64 + 4,
+                observation_shape: vec![PLANES, 9, 9],
+                offers: true,
+                info_fields: &[],
+                observation_high: 1.0,
+            },
             geo,
             removal,
             deferred: removal == Removal::Deferred,

@@ -4,9 +4,9 @@
 use super::reference::{Pos, Reference};
 use super::*;
 use crate::core::{rng_from_seed, Action, Applied, Player, ToAct};
+use crate::game::Rules;
 use crate::registry;
 use rand::RngExt;
-use crate::game::Rules;
 
 fn rules(board: Board, removal: Removal) -> Alquerque {
     Alquerque::new(board, removal)
@@ -237,7 +237,10 @@ fn deferred_rejump_reaches_a_piece_otherwise_out_of_reach() {
     assert_eq!(moves(&r, &pos(&r, text)), strs(&["a1xd4"]));
     let r = z(Deferred);
     let s = pos(&r, text);
-    assert_eq!(moves(&r, &s), strs(&["a1xd4xb2xb4", "a1xd4xb2xb5", "a1xd4xb2xb6", "a1xd4xb2xb7", "a1xd4xb2xb8", "a1xd4xb2xb9"]));
+    assert_eq!(
+        moves(&r, &s),
+        strs(&["a1xd4xb2xb4", "a1xd4xb2xb5", "a1xd4xb2xb6", "a1xd4xb2xb7", "a1xd4xb2xb8", "a1xd4xb2xb9"])
+    );
     // After the first hop the same jump back is not offered to a1 (it leads
     // nowhere new), only the re-jump to b2.
     let mut st = s;
@@ -307,7 +310,8 @@ fn mid_turn_mask_holds_only_the_capturing_piece_and_one_hop_per_decision() {
     assert_eq!(r.to_position(&st), "w8/9/9/9/9/w3w4/b3b4/9/9 b capture=a3");
     let mut mask = vec![false; r.spec().num_actions];
     r.legal_mask(&st, &mut mask);
-    let legal: Vec<String> = (0..mask.len()).filter(|&i| mask[i]).map(|i| r.action_to_string(&st, Action(i as u32))).collect();
+    let legal: Vec<String> =
+        (0..mask.len()).filter(|&i| mask[i]).map(|i| r.action_to_string(&st, Action(i as u32))).collect();
     assert_eq!(legal, ["a3xa5"]);
     // The repetition key exists only at turn boundaries.
     assert!(r.repetition_key(&st).is_none());
@@ -354,7 +358,11 @@ fn threefold_repetition_draws_through_the_session() {
         let mut st = game.clone().state_from_string(text).unwrap();
         for cycle in 0..2 {
             for mv in [format!("{b1}-{b2}"), format!("{w1}-{w2}"), format!("{b2}-{b1}"), format!("{w2}-{w1}")] {
-                assert_eq!(st.to_act(), ToAct::Player(if mv.starts_with('a') { Player::P0 } else { Player::P1 }), "{id} {cycle}");
+                assert_eq!(
+                    st.to_act(),
+                    ToAct::Player(if mv.starts_with('a') { Player::P0 } else { Player::P1 }),
+                    "{id} {cycle}"
+                );
                 st.play(&mv).unwrap();
             }
         }
@@ -376,7 +384,11 @@ fn draw_by_agreement_through_the_common_offer_actions() {
         assert_eq!(st.to_act(), ToAct::Terminal);
         assert_eq!(st.returns(), [0.0, 0.0]);
         // Options: removal is a choice.
-        assert!(registry::make(id, &[("removal".into(), OptValue::Str("later".into()))]).err().unwrap().to_string().contains("immediate"));
+        assert!(registry::make(id, &[("removal".into(), OptValue::Str("later".into()))])
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("immediate"));
         assert!(registry::make(id, &[("removal".into(), OptValue::Str("deferred".into()))]).is_ok());
     }
 }
@@ -416,7 +428,10 @@ fn observation_is_from_the_movers_point_of_view() {
     assert_eq!(at(&obs, 5, "d4"), 1.0);
     assert_eq!(at(&obs, 6, "c3"), 1.0);
     assert_eq!(at(&obs, 7 + 1, "a1"), 0.5f32.powi(2)); // a1 -> d4: NE, 3 steps
-    assert_eq!(obs.iter().filter(|&&v| v != 0.0).count() - (81 + obs[15 * 81..].iter().filter(|&&v| v != 0.0).count()), 8);
+    assert_eq!(
+        obs.iter().filter(|&&v| v != 0.0).count() - (81 + obs[15 * 81..].iter().filter(|&&v| v != 0.0).count()),
+        8
+    );
     // White to move sees itself at the bottom: white i7 is at a3 of its view.
     let s = pos(&r, "9/9/8w/9/4b4/9/9/9/9 w");
     r.observe(&s, &mut obs);
@@ -534,7 +549,11 @@ fn turns_match_naive_reference_along_random_games() {
         let mut rng = rng_from_seed(77 + i as u64);
         let mut captures = 0;
         // Zamma's deferred re-jumps make the reference slow: fewer games.
-        let games = match (b, m) { (Board::Zamma, Deferred) => 2, (Board::Zamma, _) => 8, _ => 12 };
+        let games = match (b, m) {
+            (Board::Zamma, Deferred) => 2,
+            (Board::Zamma, _) => 8,
+            _ => 12,
+        };
         for g in 0..games {
             let mut s = r.start;
             for ply in 0..300 {
@@ -580,7 +599,6 @@ fn turns_match_naive_reference_along_random_games() {
         assert!(captures > 0);
     }
 }
-
 
 #[test]
 #[ignore]
@@ -640,7 +658,8 @@ fn who_won_is_stored_when_a_turn_ends_and_when_a_position_is_read() {
 fn decision_names(r: &Alquerque, s: &State) -> Vec<String> {
     let mut mask = vec![false; r.spec().num_actions];
     r.legal_mask(s, &mut mask);
-    let mut v: Vec<String> = (0..mask.len()).filter(|&i| mask[i]).map(|i| r.action_to_string(s, Action(i as u32))).collect();
+    let mut v: Vec<String> =
+        (0..mask.len()).filter(|&i| mask[i]).map(|i| r.action_to_string(s, Action(i as u32))).collect();
     v.sort();
     v
 }
@@ -742,7 +761,9 @@ fn games_with_mulas(r: &Alquerque, games: u32, seed: u64, mut f: impl FnMut(&Sta
             f(&s);
             let turns = r.turns(&s);
             let pick = if rng.random_bool(0.7) {
-                (0..turns.len()).max_by_key(|&i| (turns[i].state.kings.count_ones(), rng.random_range(0..1000u32))).unwrap()
+                (0..turns.len())
+                    .max_by_key(|&i| (turns[i].state.kings.count_ones(), rng.random_range(0..1000u32)))
+                    .unwrap()
             } else {
                 rng.random_range(0..turns.len())
             };
@@ -822,9 +843,12 @@ fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
         f();
         majority_search_nodes() - n
     };
-    for (text, mask_max, turns_max) in
-        [(LADDER_SLOW[0], 0, 0), (LADDER_SLOW[1], 5_000, 150_000), (LADDER_SLOW[2], 5_000, 150_000), (LADDER_SLOW[3], 100, 400_000)]
-    {
+    for (text, mask_max, turns_max) in [
+        (LADDER_SLOW[0], 0, 0),
+        (LADDER_SLOW[1], 5_000, 150_000),
+        (LADDER_SLOW[2], 5_000, 150_000),
+        (LADDER_SLOW[3], 100, 400_000),
+    ] {
         let s = pos(&r, text);
         let mut mask = vec![false; r.spec().num_actions];
         let n = count(&mut || r.legal_mask(&s, &mut mask));
@@ -839,7 +863,16 @@ fn majority_search_visits_few_nodes_on_the_ladders_slow_positions() {
         assert_eq!(r.for_each_best_hop(&s, |from, h| new.push((from, *h))), old_best);
         assert_eq!(new, old, "{text}");
     }
-    let cfg = crate::search::alphabeta::Config { depth: 4, time: None, tt_entries: 1 << 18, quiescence: true, iterative: true, repeated: Vec::new(), contempt: 0.0, threats: false };
+    let cfg = crate::search::alphabeta::Config {
+        depth: 4,
+        time: None,
+        tt_entries: 1 << 18,
+        quiescence: true,
+        iterative: true,
+        repeated: Vec::new(),
+        contempt: 0.0,
+        threats: false,
+    };
     let s = pos(&r, LADDER_SLOW[0]);
     let n = count(&mut || {
         crate::search::alphabeta::search(&r, &s, &cfg, &mut crate::search::eval::Builtin).unwrap();
@@ -899,7 +932,8 @@ fn random_maze(r: &Alquerque, rng: &mut crate::core::GameRng, movers: u32, kings
             }
         }
         for &p in &points {
-            if (s.pieces[0] | s.pieces[1]) >> p & 1 == 0 && r.geo.far_rank[1] >> p & 1 == 0 && rng.random_bool(density) {
+            if (s.pieces[0] | s.pieces[1]) >> p & 1 == 0 && r.geo.far_rank[1] >> p & 1 == 0 && rng.random_bool(density)
+            {
                 s.pieces[1] |= 1u128 << p;
                 if rng.random_bool(kings) {
                     s.kings |= 1u128 << p;

@@ -75,9 +75,11 @@ pub struct Variant {
 }
 
 impl Variant {
-    pub const STANDARD: Variant = Variant { enter: Enter::Hit, bear_off: BearOff::Standard, open_point: OpenPoint::Never };
+    pub const STANDARD: Variant =
+        Variant { enter: Enter::Hit, bear_off: BearOff::Standard, open_point: OpenPoint::Never };
     /// The reglamento's defaults (docs: the seed's rule set).
-    pub const REGLAMENTO: Variant = Variant { enter: Enter::Open, bear_off: BearOff::AtLeast, open_point: OpenPoint::NextTurn };
+    pub const REGLAMENTO: Variant =
+        Variant { enter: Enter::Open, bear_off: BearOff::AtLeast, open_point: OpenPoint::NextTurn };
 
     /// Whether these are the seed's rules (`rules="reglamento"`).
     #[inline]
@@ -181,11 +183,12 @@ impl Pos {
         hi <= 6
             && (s == d
                 || s == hi
-                || REG && match v.bear_off {
-                    BearOff::AtLeast => true,
-                    BearOff::OnePoint => s == 1,
-                    BearOff::Standard => false,
-                })
+                || REG
+                    && match v.bear_off {
+                        BearOff::AtLeast => true,
+                        BearOff::OnePoint => s == 1,
+                        BearOff::Standard => false,
+                    })
     }
 
     /// Plays a move known to be legal, hitting a blot where it lands.
@@ -220,4 +223,3 @@ pub fn in_play(side: &Side) -> u32 {
 
 /// Size of the action space: 25 sources (bar, points 1..24) x 6 dice.
 pub const NUM_ACTIONS: usize = 150;
-

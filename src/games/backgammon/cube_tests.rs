@@ -211,7 +211,14 @@ fn a_dead_cube_may_not_be_turned() {
     // below the doubler's away score.
     let r = cube_rules(1);
     assert_eq!(to_roll(&r, Player::P0, [0, 0]).phase, Phase::ToRoll);
-    for (cube, n, me, opp, ok) in [(1, 3, 0, 2, true), (1, 3, 2, 0, false), (2, 5, 0, 0, true), (2, 5, 2, 0, false), (3, 9, 0, 0, true), (2, 3, 0, 0, false)] {
+    for (cube, n, me, opp, ok) in [
+        (1, 3, 0, 2, true),
+        (1, 3, 2, 0, false),
+        (2, 5, 0, 0, true),
+        (2, 5, 2, 0, false),
+        (3, 9, 0, 0, true),
+        (2, 3, 0, 0, false),
+    ] {
         let r = cube_rules(n);
         let mut s = to_roll(&r, Player::P0, [me, opp]);
         s.cube = cube;
@@ -305,8 +312,22 @@ fn bad_cube_match_ids_are_rejected_with_reasons() {
         (write(&|m| m.cube = 13), "largest cube"),
         (write(&|m| m.owner = 2), "cube owner 2"),
         (write(&|m| m.doubled = true), "player to decide is the player on roll"),
-        (write(&|m| { m.doubled = true; m.decide = 0; m.owner = 0 }), "may not double"),
-        (write(&|m| { m.doubled = true; m.decide = 0; m.dice = [3, 1] }), "only before the roll"),
+        (
+            write(&|m| {
+                m.doubled = true;
+                m.decide = 0;
+                m.owner = 0
+            }),
+            "may not double",
+        ),
+        (
+            write(&|m| {
+                m.doubled = true;
+                m.decide = 0;
+                m.dice = [3, 1]
+            }),
+            "only before the roll",
+        ),
     ];
     for (text, want) in cases {
         let e = r.from_position(&text).unwrap_err().to_string();
@@ -336,7 +357,18 @@ fn perft_counts_cube_decisions() {
     // roll -> 21 rolls; double -> take (-> 21 rolls) or drop (a new game's opening: 30).
     assert_eq!(r.perft(&s, 1), 2);
     assert_eq!(r.perft(&s, 2), 21 + 2);
-    assert_eq!(r.perft(&s, 3), r.perft(&{ let mut t = s; t.phase = Phase::ToRoll; t }, 2) + 21 + 30);
+    assert_eq!(
+        r.perft(&s, 3),
+        r.perft(
+            &{
+                let mut t = s;
+                t.phase = Phase::ToRoll;
+                t
+            },
+            2
+        ) + 21
+            + 30
+    );
 }
 
 #[test]
@@ -358,7 +390,8 @@ fn built_in_evaluation_doubles_from_the_doubling_point_and_takes_to_the_take_poi
     for _ in 0..60 {
         let mut s = r.initial_state(&mut rng);
         while s.phase != Phase::Over {
-            let children: Vec<(usize, State)> = r.turns(&s).into_iter().map(|t| (t.actions[0].index(), t.state)).collect();
+            let children: Vec<(usize, State)> =
+                r.turns(&s).into_iter().map(|t| (t.actions[0].index(), t.state)).collect();
             let me = s.decider();
             let value = |a: usize| heuristic(&children.iter().find(|c| c.0 == a).unwrap().1, me);
             match s.phase {
@@ -383,7 +416,10 @@ fn built_in_evaluation_doubles_from_the_doubling_point_and_takes_to_the_take_poi
             r.apply(&mut s, Action(a as u32), &mut rng);
         }
     }
-    assert!(cube_nodes > 100 && doubled_nodes > 20 && doubles > 0 && takes > 0, "{cube_nodes} {doubled_nodes} {doubles} {takes}");
+    assert!(
+        cube_nodes > 100 && doubled_nodes > 20 && doubles > 0 && takes > 0,
+        "{cube_nodes} {doubled_nodes} {doubles} {takes}"
+    );
 }
 
 #[test]

@@ -191,8 +191,7 @@ fn contact_terms(me: &Side, opp: &Side) -> f64 {
     // An enemy checker on its point q stands on our 25 - q and moves towards
     // our 24; the bar is our 0. A blot is hittable from 1 to 11 pips behind it.
     let enemy: Vec<usize> = (1..=BAR).filter(|&q| opp[q] > 0).map(|q| 25 - q.min(25)).collect();
-    let blots =
-        (1..=24).filter(|&i| me[i] == 1 && enemy.iter().any(|&e| e < i && i - e <= 11)).count() as f64;
+    let blots = (1..=24).filter(|&i| me[i] == 1 && enemy.iter().any(|&e| e < i && i - e <= 11)).count() as f64;
     score -= c.blot * blots;
     score -= c.bar * me[BAR] as f64;
     score
@@ -203,7 +202,8 @@ fn contact_terms(me: &Side, opp: &Side) -> f64 {
 pub fn normal_cdf(z: f64) -> f64 {
     let x = z.abs() / std::f64::consts::SQRT_2;
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
-    let poly = t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let poly =
+        t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
     let erf = 1.0 - poly * (-x * x).exp();
     if z >= 0.0 {
         0.5 * (1.0 + erf)

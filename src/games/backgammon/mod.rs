@@ -10,6 +10,8 @@
 
 pub mod board;
 mod compact;
+#[cfg(test)]
+mod cube_tests;
 pub mod eval;
 pub mod met;
 pub mod movegen;
@@ -18,21 +20,19 @@ mod observe;
 pub mod position;
 pub mod rules;
 pub mod state;
-mod text;
-mod view;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod cube_tests;
+mod text;
 #[cfg(test)]
 mod variant_tests;
+mod view;
 
 use crate::core::{Action, Applied, GameRng, Player, ToAct};
 use crate::dynamic::DynGame;
+use crate::dynamic::{build_with, GameEntry};
 use crate::error::{GameError, Result};
 use crate::game::{GameSpec, LegalOut, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
-use crate::dynamic::{build_with, GameEntry};
 use board::{in_play, BearOff, CheckerMove, Enter, OpenPoint, Variant, CHECKERS, OFF};
 use movegen::{distinct_ends_in, distinct_moves_in, for_each_complete_in, mask_has, mask_is_empty};
 use std::sync::Arc;
@@ -52,7 +52,6 @@ fn cube_word(a: usize) -> &'static str {
     }
 }
 pub use state::{game_points, Phase, State};
-
 
 const OPTIONS: &[OptSpec] = &[
     OptSpec {
@@ -150,7 +149,10 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
             _ => Reward::Points,
         };
         if reward != Reward::Points && n == 0 {
-            return Err(bad("reward", "a money game (match_length=0) has no match: its reward is the points (reward='points')"));
+            return Err(bad(
+                "reward",
+                "a money game (match_length=0) has no match: its reward is the points (reward='points')",
+            ));
         }
         if reward == Reward::Equity && n > met::kazaross_xg2().length {
             let met_length = met::kazaross_xg2().length;
@@ -160,7 +162,11 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
         let variant = Variant {
             enter: if o.bool("enter_own_point") { Enter::Open } else { Enter::Empty },
             bear_off: if o.str("bear_off") == "one_point" { BearOff::OnePoint } else { BearOff::AtLeast },
-            open_point: if o.str("open_point") == "avoid_closing" { OpenPoint::AvoidClosing } else { OpenPoint::NextTurn },
+            open_point: if o.str("open_point") == "avoid_closing" {
+                OpenPoint::AvoidClosing
+            } else {
+                OpenPoint::NextTurn
+            },
         };
         if !reglamento {
             // The readings of the seed's sentences have no meaning in GNU
@@ -173,7 +179,10 @@ fn build(entry: &'static GameEntry, options: Options) -> Result<Arc<dyn DynGame>
                     };
                     return Err(bad(
                         spec.name,
-                        &format!("a reading of the seed's rule set ({values}): it needs rules='reglamento'; got {}", o.get(spec.name).expect("declared")),
+                        &format!(
+                            "a reading of the seed's rule set ({values}): it needs rules='reglamento'; got {}",
+                            o.get(spec.name).expect("declared")
+                        ),
                     ));
                 }
             }
@@ -473,7 +482,10 @@ impl Rules for Backgammon {
             };
             if !self.cube_legal(s, a) {
                 let legal: Vec<String> = self.turns(s).into_iter().map(|t| t.notation).collect();
-                return Err(GameError::bad_move(text, format!("not a cube decision here; legal: {}", legal.join(", "))));
+                return Err(GameError::bad_move(
+                    text,
+                    format!("not a cube decision here; legal: {}", legal.join(", ")),
+                ));
             }
             return Ok(vec![Action(a as u32)]);
         }

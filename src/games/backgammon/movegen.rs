@@ -117,7 +117,7 @@ impl Sets {
     fn sources(self, d: usize) -> u32 {
         let hi = if self.me == 0 { 0 } else { 31 - self.me.leading_zeros() as usize };
         if hi == BAR {
-            return ((self.open >> (BAR - d) & 1) as u32) << BAR;
+            return (self.open >> (BAR - d) & 1) << BAR;
         }
         // A checker above `d` lands on point `s - d` if it is open.
         let mut s = self.me & self.open << d & !((2u32 << d) - 1);
@@ -549,7 +549,7 @@ mod tests {
     fn random_pos(seed: u64) -> Pos {
         let mut rng = rng_from_seed(seed);
         let mut p = Pos { me: [0; 26], opp: [0; 26] };
-        let home_only = seed % 2 == 0;
+        let home_only = seed.is_multiple_of(2);
         for _ in 0..15 {
             loop {
                 let i = if home_only { rng.random_range(0..=6) } else { rng.random_range(0..=BAR) };

@@ -44,7 +44,9 @@ pub fn parse_move(text: &str) -> Result<Vec<Token>, String> {
 }
 
 fn parse_token(w: &str) -> Result<Token, String> {
-    let bad = || format!("bad token {w:?}: expected from/to with from 1..24 or 'bar' and to 1..24 or 'off', e.g. 24/18, bar/22, 6/off");
+    let bad = || {
+        format!("bad token {w:?}: expected from/to with from 1..24 or 'bar' and to 1..24 or 'off', e.g. 24/18, bar/22, 6/off")
+    };
     let (from, to) = w.split_once('/').ok_or_else(bad)?;
     if to.contains('/') {
         return Err(format!("bad token {w:?}: chained moves are written one token per die (24/18 18/13)"));

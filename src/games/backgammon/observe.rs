@@ -9,8 +9,11 @@ use crate::game::PlaneCode;
 
 /// Entries per point and side: n>=1, n>=2, n>=3, (n-3)/2 if n>3, n/15.
 pub const PER_POINT: usize = 5;
-/// Offsets of the blocks.
+/// Offsets of the blocks (the writers below use them as literals; the
+/// tests read the layout from these).
+#[allow(dead_code)]
 pub const MY_POINTS: usize = 0;
+#[allow(dead_code)]
 pub const OPP_POINTS: usize = 24 * PER_POINT;
 pub const BARS: usize = 48 * PER_POINT; // my bar /15, opp bar /15
 pub const OFFS: usize = BARS + 2; // my off /15, opp off /15
@@ -87,10 +90,10 @@ pub fn compact_planes(len: usize) -> Vec<(usize, PlaneCode)> {
 const POINT_BITS: u32 = 11;
 static POINT_CODE: [u16; 16] = {
     let mut t = [0u16; 16];
-    let mut n = 0;
+    let mut n: usize = 0;
     while n < 16 {
         let ge = (n >= 1) as u16 | ((n >= 2) as u16) << 1 | ((n >= 3) as u16) << 2;
-        let over = if n > 3 { n - 3 } else { 0 } as u16;
+        let over = n.saturating_sub(3) as u16;
         t[n] = ge | over << 3 | (n as u16) << 7;
         n += 1;
     }

@@ -54,10 +54,9 @@ pub fn base64_decode(text: &str, len: usize, what: &str) -> Result<Vec<u8>, Stri
     let mut nbits = 0;
     let mut out = Vec::with_capacity(len);
     for (i, c) in text.bytes().enumerate() {
-        let v = ALPHABET
-            .iter()
-            .position(|&a| a == c)
-            .ok_or_else(|| format!("{what} has a character {:?} at {i} that is not Base64 (A-Z a-z 0-9 + /)", c as char))?;
+        let v = ALPHABET.iter().position(|&a| a == c).ok_or_else(|| {
+            format!("{what} has a character {:?} at {i} that is not Base64 (A-Z a-z 0-9 + /)", c as char)
+        })?;
         bits = bits << 6 | v as u64;
         nbits += 6;
         if nbits >= 8 {
@@ -190,7 +189,10 @@ pub fn parse_match_id(text: &str, cube_on: bool) -> Result<MatchId, String> {
     let crawford = get(&bits, 7, 1) == 1;
     if !cube_on {
         if cube != 0 {
-            return Err(format!("cube value {} in the Match ID: the doubling cube is off (option cube=True)", 1u64 << cube));
+            return Err(format!(
+                "cube value {} in the Match ID: the doubling cube is off (option cube=True)",
+                1u64 << cube
+            ));
         }
         if owner != 3 {
             return Err("the cube is owned in the Match ID: the doubling cube is off (option cube=True)".into());
@@ -200,7 +202,11 @@ pub fn parse_match_id(text: &str, cube_on: bool) -> Result<MatchId, String> {
         }
     } else {
         if cube > MAX_CUBE_LOG2 {
-            return Err(format!("cube value {} in the Match ID: the largest cube is {}", 1u64 << cube, 1u32 << MAX_CUBE_LOG2));
+            return Err(format!(
+                "cube value {} in the Match ID: the largest cube is {}",
+                1u64 << cube,
+                1u32 << MAX_CUBE_LOG2
+            ));
         }
         if owner == 2 {
             return Err("cube owner 2 in the Match ID: expected 0, 1 or 3 (centred)".into());
@@ -212,7 +218,10 @@ pub fn parse_match_id(text: &str, cube_on: bool) -> Result<MatchId, String> {
     let on_roll = get(&bits, 6, 1) as u8;
     let decide = get(&bits, 11, 1) as u8;
     if doubled && on_roll == decide {
-        return Err("a double is offered but the player to decide is the player on roll: the opponent decides on a double".into());
+        return Err(
+            "a double is offered but the player to decide is the player on roll: the opponent decides on a double"
+                .into(),
+        );
     }
     if !doubled && on_roll != decide {
         return Err(format!(
@@ -226,7 +235,11 @@ pub fn parse_match_id(text: &str, cube_on: bool) -> Result<MatchId, String> {
         2 => GameState::Over,
         3 => return Err("game state 'resigned' (011) is not supported".into()),
         4 if cube_on => GameState::Dropped,
-        4 => return Err("game state 'ended by a dropped double' (100): the doubling cube is off (option cube=True)".into()),
+        4 => {
+            return Err(
+                "game state 'ended by a dropped double' (100): the doubling cube is off (option cube=True)".into()
+            )
+        }
         g => return Err(format!("game state {g:03b} in the Match ID is undefined (expected 000, 001 or 010)")),
     };
     let dice = [get(&bits, 15, 3) as u8, get(&bits, 18, 3) as u8];
@@ -236,11 +249,16 @@ pub fn parse_match_id(text: &str, cube_on: bool) -> Result<MatchId, String> {
         }
     }
     if (dice[0] == 0) != (dice[1] == 0) {
-        return Err(format!("dice {} {} in the Match ID: both dice are 1..6, or both 0 (not rolled)", dice[0], dice[1]));
+        return Err(format!(
+            "dice {} {} in the Match ID: both dice are 1..6, or both 0 (not rolled)",
+            dice[0], dice[1]
+        ));
     }
     let match_length = get(&bits, 21, 15) as u16;
     if match_length == 0 && !cube_on {
-        return Err("match length 0 (money play) in the Match ID: money play needs the doubling cube (option cube=True)".into());
+        return Err(
+            "match length 0 (money play) in the Match ID: money play needs the doubling cube (option cube=True)".into(),
+        );
     }
     let score = [get(&bits, 36, 15) as u16, get(&bits, 51, 15) as u16];
     Ok(MatchId { cube, owner, turn, crawford, decide, doubled, state, dice, match_length, score })
@@ -322,7 +340,9 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
         }
     }
     if rules.reward != Reward::Points && m.match_length == 0 {
-        return Err("match length 0 (money play) in the Match ID: the reward option ('match' or 'equity') needs a match".into());
+        return Err(
+            "match length 0 (money play) in the Match ID: the reward option ('match' or 'equity') needs a match".into(),
+        );
     }
     if rules.reward == Reward::Equity && m.match_length > super::met::kazaross_xg2().length {
         let met_length = super::met::kazaross_xg2().length;
@@ -356,7 +376,10 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
     }
     let roll_chosen = fields.len() == 3 && fields[2] == "roll";
     if roll_chosen && !(m.state == GameState::Playing && m.dice == [0, 0] && !m.doubled) {
-        return Err("the third field 'roll' (rolling without doubling) needs a game in play, no dice and no double offered".into());
+        return Err(
+            "the third field 'roll' (rolling without doubling) needs a game in play, no dice and no double offered"
+                .into(),
+        );
     }
     if fields.len() == 3 && !roll_chosen && !(m.state == GameState::Playing && m.dice[0] != 0) {
         return Err("the third field (dice already played) needs a game in play with dice rolled".into());
@@ -364,10 +387,14 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
     match m.state {
         GameState::NoGame => {
             if m.dice != [0, 0] {
-                return Err("'no game started' (000) with dice: the opening roll is not made yet, dice must be 0 0".into());
+                return Err(
+                    "'no game started' (000) with dice: the opening roll is not made yet, dice must be 0 0".into()
+                );
             }
             if board != [START; 2] {
-                return Err("'no game started' (000) needs the starting position (2 on 24, 5 on 13, 3 on 8, 5 on 6)".into());
+                return Err(
+                    "'no game started' (000) needs the starting position (2 on 24, 5 on 13, 3 on 8, 5 on 6)".into()
+                );
             }
             s.turn = Player::P0;
             check_scores_below(&m.score, n)?;
@@ -389,7 +416,9 @@ pub fn parse(text: &str, rules: &Backgammon) -> std::result::Result<State, Strin
                 super::movegen::shuts_out(rules.variant, &mover)
             };
             if closed(Player::P0) && closed(Player::P1) {
-                return Err("both players have checkers on the bar against a closed board: no roll could ever move".into());
+                return Err(
+                    "both players have checkers on the bar against a closed board: no roll could ever move".into()
+                );
             }
             if m.doubled {
                 if !rules.may_double(&s) {
@@ -482,7 +511,11 @@ fn check_points_won(s: &State, winner: Player) -> std::result::Result<(), String
         return Err(format!("the loser's score {loser} reaches the match length {}", s.match_length));
     }
     if score.saturating_sub(points) >= s.match_length {
-        return Err(format!("the winner's score before this game ({}) already reached the match length {}", score - points, s.match_length));
+        return Err(format!(
+            "the winner's score before this game ({}) already reached the match length {}",
+            score - points,
+            s.match_length
+        ));
     }
     Ok(())
 }
@@ -493,7 +526,9 @@ fn check_scores_below(score: &[u16; 2], n: u16) -> std::result::Result<(), Strin
     }
     for (p, &sc) in score.iter().enumerate() {
         if sc >= n {
-            return Err(format!("player {p}'s score {sc} already reaches the match length {n} but the match is not over"));
+            return Err(format!(
+                "player {p}'s score {sc} already reaches the match length {n} but the match is not over"
+            ));
         }
     }
     Ok(())
@@ -523,15 +558,29 @@ fn apply_played(s: &mut State, field: &str, rules: &Backgammon) -> std::result::
     s.obliged = obliged;
     let used: Vec<u8> = field
         .bytes()
-        .map(|c| if (b'1'..=b'6').contains(&c) { Ok(c - b'0') } else { Err(format!("dice already played {field:?}: expected digits 1..6")) })
+        .map(|c| {
+            if (b'1'..=b'6').contains(&c) {
+                Ok(c - b'0')
+            } else {
+                Err(format!("dice already played {field:?}: expected digits 1..6"))
+            }
+        })
         .collect::<std::result::Result<_, _>>()?;
     let full = if roll[0] == roll[1] { 4 } else { 2 };
     if used.is_empty() || used.len() >= full {
-        return Err(format!("dice already played {field:?}: expected 1 to {} dice of the roll {}-{}", full - 1, roll[0], roll[1]));
+        return Err(format!(
+            "dice already played {field:?}: expected 1 to {} dice of the roll {}-{}",
+            full - 1,
+            roll[0],
+            roll[1]
+        ));
     }
     if roll[0] == roll[1] {
         if used.iter().any(|&d| d != roll[0]) {
-            return Err(format!("dice already played {field:?} are not all {} (roll {}-{})", roll[0], roll[0], roll[1]));
+            return Err(format!(
+                "dice already played {field:?} are not all {} (roll {}-{})",
+                roll[0], roll[0], roll[1]
+            ));
         }
         s.nleft = (4 - used.len()) as u8;
         s.left = [roll[0]; 4];
@@ -557,4 +606,3 @@ fn apply_played(s: &mut State, field: &str, rules: &Backgammon) -> std::result::
     }
     Ok(())
 }
-

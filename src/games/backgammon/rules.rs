@@ -2,8 +2,8 @@
 //! ([`Backgammon`]), and perft over distinct end positions.
 
 use super::board::{OpenPoint, Pos, Variant, CHECKERS, NUM_ACTIONS, OFF, START};
-use super::observe::{CUBE_OBS, OBS_LEN};
 use super::movegen::{distinct_ends_in, legal_mask_in, mask_is_empty, shuts_out};
+use super::observe::{CUBE_OBS, OBS_LEN};
 use super::state::{game_points, Phase, State};
 use crate::core::{Action, GameRng, Player};
 use crate::error::GameError;
@@ -209,7 +209,11 @@ impl Backgammon {
     /// Points the winner of a game ended by bearing off scores: 1/2/3 times
     /// the cube; with the Jacoby rule a centred cube counts gammons as 1.
     pub fn points(&self, s: &State, winner: Player) -> u16 {
-        let base = if self.jacoby && s.match_length == 0 && s.owner < 0 { 1 } else { game_points(&s.board, winner, self.bar_backgammon) };
+        let base = if self.jacoby && s.match_length == 0 && s.owner < 0 {
+            1
+        } else {
+            game_points(&s.board, winner, self.bar_backgammon)
+        };
         base as u16 * s.cube_value() as u16
     }
 

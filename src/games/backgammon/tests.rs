@@ -4,10 +4,10 @@
 use super::board::{BearOff, Enter, OpenPoint, Pos, Variant, BAR, OFF, START};
 use super::position::{GameState, MatchId};
 use super::state::State;
-use rand::RngExt;
 use super::*;
 use crate::core::rng_from_seed;
 use crate::testing::check_random_games;
+use rand::RngExt;
 use std::collections::BTreeSet;
 
 fn rules() -> Backgammon {
@@ -56,7 +56,18 @@ fn first_actions(s: &State) -> Vec<String> {
 
 /// A Match ID in play, cube 1 centred, no double.
 fn match_in_play(turn: u8, dice: [u8; 2], match_length: u16, score: [u16; 2]) -> MatchId {
-    MatchId { cube: 0, owner: 3, turn, crawford: false, decide: turn, doubled: false, state: GameState::Playing, dice, match_length, score }
+    MatchId {
+        cube: 0,
+        owner: 3,
+        turn,
+        crawford: false,
+        decide: turn,
+        doubled: false,
+        state: GameState::Playing,
+        dice,
+        match_length,
+        score,
+    }
 }
 
 const OPENING_ID: &str = "4HPwATDgc/ABMA";
@@ -79,9 +90,7 @@ fn opening_position_id_and_chance_node() {
 #[test]
 fn match_id_matches_gnubg_output() {
     // gnubg.match_id(cube_info(), pos_info(turn, 0, 0, 1, dice)), money game: match length 0.
-    let write = |turn, dice| {
-        position::match_id(&match_in_play(turn, dice, 0, [0, 0]))
-    };
+    let write = |turn, dice| position::match_id(&match_in_play(turn, dice, 0, [0, 0]));
     // gnubg gives "MAkXAAAAAAAA" when its cube info says player 0 is on move
     // (bit 6) and the posinfo turn is 1 (bit 11); in play both bits agree.
     assert_eq!(write(1, [6, 5]), "cAkXAAAAAAAA");
@@ -277,7 +286,10 @@ fn rule_bear_off_with_a_higher_die_from_the_highest_point() {
     // A higher die may not bear off from a lower point while a higher one is occupied.
     let s = setup(&[(5, 1), (2, 1)], 0, &[(20, 2)], 0, (4, 3));
     let ms = moves(&s);
-    assert!(!ms.iter().any(|m| m.contains("2/off")) || ms.iter().any(|m| m.contains("5/1") || m.contains("5/2")), "{ms:?}");
+    assert!(
+        !ms.iter().any(|m| m.contains("2/off")) || ms.iter().any(|m| m.contains("5/1") || m.contains("5/2")),
+        "{ms:?}"
+    );
     assert!(ms.contains(&"5/1 2/off".to_string()) || ms.contains(&"5/2 2/off".to_string()), "{ms:?}");
     assert!(!ms.contains(&"5/off 2/off".to_string()));
 }
@@ -355,8 +367,19 @@ fn rule_forced_pass_is_automatic() {
     let r = explicit(1);
     let mut s = r.opening_state([0, 0], 1);
     s.board = [
-        { let mut a = [0u8; 26]; a[13] = 5; a[BAR] = 1; a[OFF] = 9; a },
-        { let mut b = [0u8; 26]; b[1..=6].fill(2); b[10] = 3; b },
+        {
+            let mut a = [0u8; 26];
+            a[13] = 5;
+            a[BAR] = 1;
+            a[OFF] = 9;
+            a
+        },
+        {
+            let mut b = [0u8; 26];
+            b[1..=6].fill(2);
+            b[10] = 3;
+            b
+        },
     ];
     s.phase = Phase::ToRoll;
     s.turn = Player::P0;

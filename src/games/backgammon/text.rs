@@ -53,7 +53,11 @@ pub fn board_text(s: &State, cube: bool) -> String {
         out.push_str("game over; ");
     } else if s.phase == Phase::Doubled {
         let taker = if s.turn == Player::P0 { "O" } else { "X" };
-        out.push_str(&format!("{who} (player {}) doubles to {}: {taker} takes or drops; ", s.turn as u8, 2 * s.cube_value()));
+        out.push_str(&format!(
+            "{who} (player {}) doubles to {}: {taker} takes or drops; ",
+            s.turn as u8,
+            2 * s.cube_value()
+        ));
     } else if s.phase == Phase::Cube {
         out.push_str(&format!("{who} (player {}) may double or roll; ", s.turn as u8));
     } else {
@@ -62,7 +66,10 @@ pub fn board_text(s: &State, cube: bool) -> String {
     if s.match_length == 1 {
         out.push_str("a single game: a gammon pays 2 points, a backgammon 3");
     } else if s.match_length == 0 {
-        out.push_str(&format!("a money game: the cube multiplies 1/2/3 points; points X {} - O {}", s.score[0], s.score[1]));
+        out.push_str(&format!(
+            "a money game: the cube multiplies 1/2/3 points; points X {} - O {}",
+            s.score[0], s.score[1]
+        ));
     } else {
         out.push_str(&format!(
             "match to {} points, score X {} - O {} (gammons count 2, backgammons 3)",

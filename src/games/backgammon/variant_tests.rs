@@ -165,7 +165,9 @@ fn reward_equity_game_over_strings_round_trip_and_refuse_bad_scores() {
 
 #[test]
 fn random_games_with_each_reward() {
-    for (n, cube, reward) in [(1, false, Reward::Match), (5, false, Reward::Equity), (7, true, Reward::Equity), (3, true, Reward::Match)] {
+    for (n, cube, reward) in
+        [(1, false, Reward::Match), (5, false, Reward::Equity), (7, true, Reward::Equity), (3, true, Reward::Match)]
+    {
         for explicit in [false, true] {
             let r = Backgammon::new(n, explicit).with_cube(cube, false).with_variant(false, reward);
             let report = check_random_games(&r, 200, if explicit { 10 } else { 0 }, 5000, 7 + n as u64);
@@ -210,7 +212,14 @@ fn enter(e: Enter) -> Backgammon {
 
 /// Player 0 on roll under `r`: `me`, `opp` as (point, count) in player 0's
 /// numbering; the rest of each side borne off.
-fn setup(r: &Backgammon, me: &[(usize, u8)], my_bar: u8, opp: &[(usize, u8)], opp_bar: u8, dice: (u8, u8)) -> (State, bool) {
+fn setup(
+    r: &Backgammon,
+    me: &[(usize, u8)],
+    my_bar: u8,
+    opp: &[(usize, u8)],
+    opp_bar: u8,
+    dice: (u8, u8),
+) -> (State, bool) {
     let mut s = r.opening_state([0, 0], 1);
     let mut a = [0u8; 26];
     let mut b = [0u8; 26];
@@ -376,7 +385,11 @@ fn reglamento_bear_off_at_least_takes_any_checker_a_die_reaches() {
     // 2/off with the 3 while the 6 stands higher, then 6/4.
     assert!(turns(&reg(), &s).contains("6/4 2/off"));
     let (t, _) = setup(&bear_off(BearOff::OnePoint), &[(6, 1), (2, 1)], 0, &[(20, 2)], 0, (3, 2));
-    assert_eq!(firsts(&bear_off(BearOff::OnePoint), &t), set(&["6/3", "6/4", "2/off"]), "one_point: a 3 does not bear off the 2 below a 6");
+    assert_eq!(
+        firsts(&bear_off(BearOff::OnePoint), &t),
+        set(&["6/3", "6/4", "2/off"]),
+        "one_point: a 3 does not bear off the 2 below a 6"
+    );
     let (t, _) = setup(&std_rules(), &[(6, 1), (2, 1)], 0, &[(20, 2)], 0, (3, 2));
     assert_eq!(firsts(&std_rules(), &t), set(&["6/3", "6/4", "2/off"]));
     // 6-5 with checkers on 5 and 4 and 6: both dice bear off, the 6 any of them.
@@ -617,9 +630,11 @@ fn reglamento_movegen_matches_a_naive_generator_in_random_games() {
                     }
                     ToAct::Player(_) => {
                         let full = (s.nleft == 4) || (s.nleft == 2 && s.roll[0] != s.roll[1]);
-                        let view = |st: &State| Pos { me: st.board[s.turn.index()], opp: st.board[s.turn.other().index()] };
+                        let view =
+                            |st: &State| Pos { me: st.board[s.turn.index()], opp: st.board[s.turn.other().index()] };
                         if full {
-                            let ours: BTreeSet<Naive> = r.turns(&s).iter().map(|t| naive_from(&view(&t.state))).collect();
+                            let ours: BTreeSet<Naive> =
+                                r.turns(&s).iter().map(|t| naive_from(&view(&t.state))).collect();
                             let (want, filtered) = naive_moves_in(&naive_from(&s.pos()), (s.roll[0], s.roll[1]), v);
                             assert_eq!(ours, want, "{v:?} at {}", r.to_position(&s));
                             // Decision by decision through the mask, the same turns.
@@ -658,7 +673,10 @@ fn reglamento_random_games_and_string_round_trips() {
     for (v, bar) in cases {
         {
             for (n, cube, explicit, games) in [(1, false, false, 30), (1, false, true, 30), (5, true, true, 8)] {
-                let r = Backgammon::new(n, explicit).with_cube(cube, false).with_variant(true, Reward::Points).with_readings(v, bar);
+                let r = Backgammon::new(n, explicit)
+                    .with_cube(cube, false)
+                    .with_variant(true, Reward::Points)
+                    .with_readings(v, bar);
                 let report = check_random_games(&r, games, if explicit { 20 } else { 0 }, 5000, 11 + n as u64);
                 assert_eq!(report.unfinished, 0, "{v:?} {report:?}");
                 assert_eq!(report.terminated, games);
@@ -748,7 +766,12 @@ fn random_money_games_with_beavers() {
 /// Exact winning chances of the player on roll in a bear-off of `me`
 /// against `opp` (checkers on points 1..6, each side's own numbering), by
 /// recursion over the 21 rolls with the naive generator of tests.rs under `v`.
-fn naive_bearoff_wins(me: [u8; 6], opp: [u8; 6], v: Variant, memo: &mut std::collections::HashMap<([u8; 6], [u8; 6]), f64>) -> f64 {
+fn naive_bearoff_wins(
+    me: [u8; 6],
+    opp: [u8; 6],
+    v: Variant,
+    memo: &mut std::collections::HashMap<([u8; 6], [u8; 6]), f64>,
+) -> f64 {
     if me.iter().all(|&n| n == 0) {
         return 1.0;
     }
@@ -823,7 +846,10 @@ fn evaluation_small_bearoffs_are_exact_under_each_bear_off_rule() {
     let (s, _) = setup(&r, &[(6, 1), (2, 1)], 0, &[(24, 1), (23, 1)], 0, (3, 2));
     let p = s.pos();
     assert!((r.heuristic(&s, Player::P0) as f64 - (2.0 * on_roll_wins_in(&p, BearOff::AtLeast) - 1.0)).abs() < 1e-6);
-    assert!((std_rules().heuristic(&s, Player::P0) as f64 - (2.0 * on_roll_wins_in(&p, BearOff::Standard) - 1.0)).abs() < 1e-6);
+    assert!(
+        (std_rules().heuristic(&s, Player::P0) as f64 - (2.0 * on_roll_wins_in(&p, BearOff::Standard) - 1.0)).abs()
+            < 1e-6
+    );
 }
 
 #[test]
@@ -910,14 +936,24 @@ fn reglamento_perft_matches_the_naive_generator_and_the_table() {
             assert!(table.contains(&format!("position {}\n", r.to_position(&s))), "{}", r.to_position(&s));
             let b = naive_from(&s.pos());
             for depth in 1..=3 {
-                assert_eq!(r.perft(&s, depth), naive_perft_move(&b, (s.roll[0], s.roll[1]), v, depth), "{v:?} perft({depth}) at {}", r.to_position(&s));
+                assert_eq!(
+                    r.perft(&s, depth),
+                    naive_perft_move(&b, (s.roll[0], s.roll[1]), v, depth),
+                    "{v:?} perft({depth}) at {}",
+                    r.to_position(&s)
+                );
             }
             // The same position to roll.
             let mut t = s;
             t.clear_dice();
             t.phase = Phase::ToRoll;
             for depth in 1..=2 {
-                assert_eq!(r.perft(&t, depth), naive_perft_roll(&b, v, depth), "{v:?} perft({depth}) at {}", r.to_position(&t));
+                assert_eq!(
+                    r.perft(&t, depth),
+                    naive_perft_roll(&b, v, depth),
+                    "{v:?} perft({depth}) at {}",
+                    r.to_position(&t)
+                );
             }
             if std::env::var("LUDOTECA_PRINT_PERFT").is_ok() {
                 eprintln!("{v:?} {} {:?}", r.to_position(&s), (1..=4).map(|d| r.perft(&s, d)).collect::<Vec<_>>());

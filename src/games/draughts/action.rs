@@ -12,7 +12,11 @@ use crate::core::Action;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
     /// Move or capture hop from `from` along absolute `dir`, `dist` steps.
-    Hop { from: u8, dir: usize, dist: u8 },
+    Hop {
+        from: u8,
+        dir: usize,
+        dist: u8,
+    },
     Huff(u8),
     Stop,
     Force,

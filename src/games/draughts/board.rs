@@ -102,7 +102,7 @@ impl Geometry {
         for idx in 0..n {
             let r = idx / half;
             let k = idx % half;
-            let c = if r % 2 == 0 { 2 * k + 1 } else { 2 * k };
+            let c = if r.is_multiple_of(2) { 2 * k + 1 } else { 2 * k };
             let b = bit_at(r as i32, c as i32).unwrap();
             g.bit_of[idx as usize] = b;
             g.idx_of[b as usize] = idx;

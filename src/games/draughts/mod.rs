@@ -61,10 +61,26 @@ macro_rules! entry {
     };
 }
 
-entry!(TABLERO, preset::TABLERO, "Nicaraguan juego de Tablero: 8x8, flying kings, soplo (huff is the turn), random first player");
-entry!(DAMAS, preset::DAMAS, "Argentine damas (Ruibal): 8x8, flying kings, soplo with huff-then-move and force, king priority");
-entry!(DAMAS_10X10, preset::DAMAS_10X10, "damas on 10x10 with 15 men each: soplo, force, king priority, kings-only 10-turn draw");
-entry!(INTERNATIONAL, preset::INTERNATIONAL, "International draughts (10x10, FMJD): compulsory majority capture, flying kings");
+entry!(
+    TABLERO,
+    preset::TABLERO,
+    "Nicaraguan juego de Tablero: 8x8, flying kings, soplo (huff is the turn), random first player"
+);
+entry!(
+    DAMAS,
+    preset::DAMAS,
+    "Argentine damas (Ruibal): 8x8, flying kings, soplo with huff-then-move and force, king priority"
+);
+entry!(
+    DAMAS_10X10,
+    preset::DAMAS_10X10,
+    "damas on 10x10 with 15 men each: soplo, force, king priority, kings-only 10-turn draw"
+);
+entry!(
+    INTERNATIONAL,
+    preset::INTERNATIONAL,
+    "International draughts (10x10, FMJD): compulsory majority capture, flying kings"
+);
 entry!(BRAZILIAN, preset::BRAZILIAN, "Brazilian draughts: international rules on 8x8");
 entry!(RUSSIAN, preset::RUSSIAN, "Russian draughts: any capture, promotion mid-capture, flying kings");
 entry!(CHECKERS, preset::CHECKERS, "English/American checkers: short kings, men capture forwards only, Black first");

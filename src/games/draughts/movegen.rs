@@ -54,7 +54,16 @@ impl Engine {
     /// `restrict`, the russian landing rule too).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub fn for_each_hop(&self, occ: u64, opp: u64, p: u8, king: bool, side: usize, restrict: bool, mut f: impl FnMut(usize, u8, u8, u8)) {
+    pub fn for_each_hop(
+        &self,
+        occ: u64,
+        opp: u64,
+        p: u8,
+        king: bool,
+        side: usize,
+        restrict: bool,
+        mut f: impl FnMut(usize, u8, u8, u8),
+    ) {
         let g = &self.geo;
         if king && self.preset.flying {
             for d in 0..4 {
@@ -202,7 +211,17 @@ impl Engine {
     /// Complete capture sequences of the piece on `p` (compulsory rules: a
     /// sequence goes on while it can). `f(to, king, captured, len)`.
     #[allow(clippy::too_many_arguments)]
-    fn sequences(&self, occ: u64, opp: u64, p: u8, king: bool, side: usize, captured: u64, len: u8, f: &mut impl FnMut(u8, bool, u64, u8)) {
+    fn sequences(
+        &self,
+        occ: u64,
+        opp: u64,
+        p: u8,
+        king: bool,
+        side: usize,
+        captured: u64,
+        len: u8,
+        f: &mut impl FnMut(u8, bool, u64, u8),
+    ) {
         let mut any = false;
         self.for_each_hop(occ, opp, p, king, side, self.restrict_landing, |_, _, q, r| {
             any = true;

@@ -1,8 +1,8 @@
 //! Notation (spec "Notation for a complete turn"): `22-18`, `22x15x8`,
 //! `s12`, `s12 22-18`, `f`; action names for single decisions.
 
-use super::board::NONE;
 use super::action::Decision;
+use super::board::NONE;
 use super::rules::DraughtsRules;
 use super::state::State;
 use crate::core::Action;

@@ -4,8 +4,8 @@
 
 use super::preset::{Draws, Huff};
 use super::rules::{DraughtsRules, NUM_PLANES};
-use crate::game::{ObsLayout, PlaneCode};
 use super::state::State;
+use crate::game::{ObsLayout, PlaneCode};
 
 /// Plane indices.
 pub const MY_MEN: usize = 0;
@@ -45,7 +45,14 @@ pub fn compact_planes(r: &DraughtsRules) -> Vec<(usize, PlaneCode)> {
         planes.push(HUFF);
     }
     if p.force {
-        planes.extend([FORCE_MY_MEN, FORCE_MY_MEN + 1, FORCE_MY_MEN + 2, FORCE_MY_MEN + 3, FORCE_AVAILABLE, MUST_CAPTURE]);
+        planes.extend([
+            FORCE_MY_MEN,
+            FORCE_MY_MEN + 1,
+            FORCE_MY_MEN + 2,
+            FORCE_MY_MEN + 3,
+            FORCE_AVAILABLE,
+            MUST_CAPTURE,
+        ]);
     }
     planes.extend([CAP_PIECE, CAP_START, JUMPED]);
     if p.soplo() {

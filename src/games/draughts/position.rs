@@ -88,7 +88,8 @@ impl Parser<'_> {
 
     fn square(&self, t: &str) -> Result<u8> {
         let n = self.r.eng.geo.n;
-        let v: u32 = t.trim().parse().map_err(|_| self.err(format!("'{t}' is not a square number (expected 1..{n})")))?;
+        let v: u32 =
+            t.trim().parse().map_err(|_| self.err(format!("'{t}' is not a square number (expected 1..{n})")))?;
         if v == 0 || v > n as u32 {
             return Err(self.err(format!("square {v} out of range: expected 1..{n}")));
         }
@@ -200,8 +201,9 @@ pub fn parse(r: &DraughtsRules, text: &str) -> Result<State> {
     let g = &r.eng.geo;
     let mut fields = text.trim().split(';');
     let fen = fields.next().unwrap_or("").trim();
-    let (side_letter, rest) =
-        fen.split_once(':').ok_or_else(|| ps.err("expected 'B:' or 'W:' (side to move) then the B and W piece lists"))?;
+    let (side_letter, rest) = fen
+        .split_once(':')
+        .ok_or_else(|| ps.err("expected 'B:' or 'W:' (side to move) then the B and W piece lists"))?;
     let side = match side_letter.trim() {
         c if c.len() == 1 && c.starts_with(preset.colour(0)) => 0usize,
         c if c.len() == 1 && c.starts_with(preset.colour(1)) => 1usize,
@@ -243,8 +245,9 @@ pub fn parse(r: &DraughtsRules, text: &str) -> Result<State> {
             }
             "a" => {
                 only(preset.draws == Draws::Damas, "damas")?;
-                let (l0, l1) =
-                    value.split_once('/').ok_or_else(|| ps.err("a= expects player 0's moves '/' player 1's, e.g. a=22-18/"))?;
+                let (l0, l1) = value
+                    .split_once('/')
+                    .ok_or_else(|| ps.err("a= expects player 0's moves '/' player 1's, e.g. a=22-18/"))?;
                 for (p, l) in [l0, l1].into_iter().enumerate() {
                     if l.trim().is_empty() {
                         continue;
@@ -254,7 +257,9 @@ pub fn parse(r: &DraughtsRules, text: &str) -> Result<State> {
                         return Err(ps.err("a= holds at most two moves per player"));
                     }
                     for (i, m) in moves.iter().enumerate() {
-                        let (x, y) = m.split_once('-').ok_or_else(|| ps.err(format!("a=: {m:?} is not a plain move like 22-18")))?;
+                        let (x, y) = m
+                            .split_once('-')
+                            .ok_or_else(|| ps.err(format!("a=: {m:?} is not a plain move like 22-18")))?;
                         s.shuffle[p][i] = (ps.square(x)?, ps.square(y)?);
                     }
                     s.shuffle_len[p] = moves.len() as u8;
@@ -262,7 +267,8 @@ pub fn parse(r: &DraughtsRules, text: &str) -> Result<State> {
             }
             "k" => {
                 only(preset.k_limit() > 0, "damas and damas_10x10")?;
-                let v: u8 = value.trim().parse().map_err(|_| ps.err(format!("k= expects a turn count, got {value:?}")))?;
+                let v: u8 =
+                    value.trim().parse().map_err(|_| ps.err(format!("k= expects a turn count, got {value:?}")))?;
                 if v > preset.k_limit() {
                     return Err(ps.err(format!("k={v} is beyond the rule's limit {}", preset.k_limit())));
                 }

@@ -3,9 +3,9 @@
 
 use super::action::{self, Decision};
 use super::board::{bit, Board, Square, NONE};
-use super::state::{State, DRAW, ONGOING, WIN0, WIN1};
 use super::movegen::Engine;
 use super::preset::{Choice, Draws, Huff, Preset};
+use super::state::{State, DRAW, ONGOING, WIN0, WIN1};
 use crate::core::{Action, Applied};
 use crate::game::GameSpec;
 use std::collections::HashSet;
@@ -18,8 +18,15 @@ enum TurnKind {
     /// Damas: a huff after which no move was possible (or the game ended).
     HuffAlone,
     Force,
-    Plain { from: u8, to: u8 },
-    Capture { from: u8, to: u8, stopped: bool },
+    Plain {
+        from: u8,
+        to: u8,
+    },
+    Capture {
+        from: u8,
+        to: u8,
+        stopped: bool,
+    },
 }
 
 /// Rules of one draughts preset.
@@ -38,8 +45,13 @@ impl DraughtsRules {
         let eng = Engine::new(preset);
         let num_actions = action::num_actions(&eng.geo);
         let size = preset.size as usize;
-        let spec =
-            GameSpec { num_actions, observation_shape: vec![NUM_PLANES, size, size], offers: true, info_fields: &[], observation_high: 1.0 };
+        let spec = GameSpec {
+            num_actions,
+            observation_shape: vec![NUM_PLANES, size, size],
+            offers: true,
+            info_fields: &[],
+            observation_high: 1.0,
+        };
         let mut man_step_action = [[[u16::MAX; 64]; 4]; 2];
         for (side, by_dir) in man_step_action.iter_mut().enumerate() {
             for (d, by_to) in by_dir.iter_mut().enumerate() {
@@ -244,7 +256,9 @@ impl DraughtsRules {
                     f(Action(u32::from(actions[t & 63])));
                 }
             }
-            self.eng.quiet_king_steps(&s.board, side, &mut |from, _, dir, dist, _| f(self.hop_action(side, from, dir, dist)));
+            self.eng.quiet_king_steps(&s.board, side, &mut |from, _, dir, dist, _| {
+                f(self.hop_action(side, from, dir, dist))
+            });
             return;
         }
         let mut emit = |from, to, dir, dist, _| {

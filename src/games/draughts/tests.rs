@@ -173,7 +173,10 @@ fn men_capture_backwards_only_in_validation_presets() {
 #[test]
 fn flying_king_moves_any_distance_short_king_one_step() {
     let r = rules(presets::DAMAS);
-    assert_eq!(moves(&r, &pos(&r, "B:BK29:W3")), sorted(&["29-25", "29-22", "29-18", "29-15", "29-11", "29-8", "29-4"]));
+    assert_eq!(
+        moves(&r, &pos(&r, "B:BK29:W3")),
+        sorted(&["29-25", "29-22", "29-18", "29-15", "29-11", "29-8", "29-4"])
+    );
     let r = rules(presets::CHECKERS);
     // Checkers kings are short: one step, and capture only an adjacent piece.
     assert_eq!(moves(&r, &pos(&r, "W:WK29:B18")), sorted(&["29-25"]));
@@ -484,7 +487,13 @@ fn tablero_random_first_player_rule_3() {
 fn tablero_second_illegal_action_loses_rule_16() {
     use crate::session::{CommonOptions, IllegalPolicy, Ruling, Session};
     let r = rules(presets::TABLERO);
-    let common = CommonOptions { max_turns: 0, illegal: IllegalPolicy::Rules, resign: false, draw_offers: false, obs_format: Default::default() };
+    let common = CommonOptions {
+        max_turns: 0,
+        illegal: IllegalPolicy::Rules,
+        resign: false,
+        draw_offers: false,
+        obs_format: Default::default(),
+    };
     let mut s = Session::new(&r, 0);
     assert_eq!(r.illegal_strikes(), 1);
     let bad = 0; // square 1 backwards: never legal at the start
@@ -686,7 +695,7 @@ fn seed_layout(size: usize) -> String {
         let rank = size - 1 - row; // 0 = the bottom rank
         let mut number = row * size / 2;
         for file in 0..size {
-            if (file + rank) % 2 == 0 {
+            if (file + rank).is_multiple_of(2) {
                 number += 1;
                 if rank < 3 {
                     black.push(number.to_string());
@@ -824,7 +833,7 @@ fn soplo_c_is_the_pieces_that_could_capture_when_the_move_began() {
 fn accepted_strings_lead_to_accepted_strings(r: &DraughtsRules, text: &str, depth: u32) {
     let Ok(s) = r.from_position(text) else { return };
     assert_eq!(r.to_position(&s), r.to_position(&pos(r, &r.to_position(&s))), "{text}");
-    if depth == 0 || !s.cap.is_some() {
+    if depth == 0 || s.cap.is_none() {
         return;
     }
     let mut acts = Vec::new();

@@ -2,7 +2,7 @@
 //! material, plus the king's routes to the corners, his distance to the
 //! nearest corner and the attackers beside him.
 
-use super::board::{SIZE, NEIGHBOURS};
+use super::board::{NEIGHBOURS, SIZE};
 use super::state::{State, SWEDES};
 use crate::core::Player;
 use crate::search::eval::squash;
@@ -32,7 +32,8 @@ pub fn heuristic(s: &State, player: Player) -> f32 {
         let edge = (SIZE - 1) as i32;
         let dist = f.min(edge - f) + r.min(edge - r);
         score += ROUTE * s.king_corner_routes() as f32 + CLOSER * (8 - dist) as f32;
-        let beside = NEIGHBOURS[k].iter().filter(|&&n| (n as usize) < SIZE * SIZE && s.muscovites >> n & 1 == 1).count();
+        let beside =
+            NEIGHBOURS[k].iter().filter(|&&n| (n as usize) < SIZE * SIZE && s.muscovites >> n & 1 == 1).count();
         score -= BESIDE * beside as f32;
     }
     let v = squash(score / SCALE);

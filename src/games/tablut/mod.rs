@@ -29,13 +29,13 @@ mod tests;
 pub use board::Square;
 pub use state::{Move, State, Status};
 
-use action::{decode, encode, MOVE_ACTIONS, NUM_ACTIONS};
-use board::SIZE;
 use crate::core::{Action, Applied, GameRng, ToAct};
 use crate::dynamic::{build_with, DynGame, GameEntry};
 use crate::error::Result;
 use crate::game::{GameSpec, LegalOut, Rules, Turn};
 use crate::options::{OptKind, OptSpec, Options};
+use action::{decode, encode, MOVE_ACTIONS, NUM_ACTIONS};
+use board::SIZE;
 use observe::{OBS_LEN, PLANES};
 use state::SWEDES;
 use std::sync::Arc;

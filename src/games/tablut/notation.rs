@@ -1,7 +1,7 @@
 //! Move notation (spec tablut.md, "Notation"): `e3-h3`; captures are implied.
 
-use super::board::*;
 use super::action::encode;
+use super::board::*;
 use super::state::{Move, State};
 use crate::core::Action;
 use crate::error::{GameError, Result};

@@ -98,7 +98,9 @@ pub fn parse(text: &str) -> Result<State> {
         };
         let file = crate::text::read_rank(row, piece, |e| {
             err(match e {
-                RunError::Zero => format!("rank {rank_name} ('{row}'): '0' is not a run of empty squares, expected 1-9"),
+                RunError::Zero => {
+                    format!("rank {rank_name} ('{row}'): '0' is not a run of empty squares, expected 1-9")
+                }
                 RunError::TwoDigits => format!(
                     "rank {rank_name} ('{row}'): two digits in a row, expected one digit per run of empty squares"
                 ),

@@ -2,11 +2,11 @@
 //! through the session, random-game invariants, and a naive independent move
 //! counter that cross-checks the engine's perft and masks.
 
-use super::board::*;
 use super::action::{encode, MOVE_ACTIONS, NUM_ACTIONS};
+use super::board::*;
 use super::notation::parse_legal;
-use super::state::{State, Status, MUSCOVITES, SWEDES};
 use super::position;
+use super::state::{State, Status, MUSCOVITES, SWEDES};
 use super::TablutRules;
 use crate::core::{rng_from_seed, Action, Player, ToAct};
 use crate::game::Rules;

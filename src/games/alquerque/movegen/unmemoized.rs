@@ -56,7 +56,8 @@ impl Alquerque {
             }
         }
         let best = values.iter().map(|v| v.2).max().unwrap_or(0);
-        let hops = if best == 0 { Vec::new() } else { values.iter().filter(|v| v.2 == best).map(|v| (v.0, v.1)).collect() };
+        let hops =
+            if best == 0 { Vec::new() } else { values.iter().filter(|v| v.2 == best).map(|v| (v.0, v.1)).collect() };
         (hops, best, nodes)
     }
 }
