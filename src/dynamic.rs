@@ -480,23 +480,6 @@ impl<R: Rules> DynState for StateBox<R> {
         let rules = self.game.rules();
         let root = &self.session.state;
         let Some(me) = rules.to_act(root).player() else { return Ok(Vec::new()) };
-        if replies && rules.explicit_chance().is_none() {
-            let cfg = alphabeta::Config {
-                depth: 1,
-                tt_entries: 0,
-                repeated: self.session.repeated_twice(),
-                ..alphabeta::Config::default()
-            };
-            let values = match eval {
-                Evaluation::Builtin => alphabeta::turn_values(rules, root, &cfg, &mut Builtin),
-                Evaluation::Caller(f) => alphabeta::turn_values(rules, root, &cfg, &mut self.wrap(f)),
-                Evaluation::Network(net) => {
-                    alphabeta::turn_values(rules, root, &cfg, &mut net.evaluator(rules, &self.game.config.obs)?)
-                }
-            }
-            .map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
-            return Ok(rules.turns(root).into_iter().map(|t| t.notation).zip(values).collect());
-        }
         let mut builtin = Builtin;
         let mut wrapped;
         let mut native;
@@ -511,6 +494,17 @@ impl<R: Rules> DynState for StateBox<R> {
                 &mut native
             }
         };
+        if replies && rules.explicit_chance().is_none() {
+            let cfg = alphabeta::Config {
+                depth: 1,
+                tt_entries: 0,
+                repeated: self.session.repeated_twice(),
+                ..alphabeta::Config::default()
+            };
+            let values =
+                alphabeta::turn_values(rules, root, &cfg, e).map_err(|_| GameError::Invalid(EVAL_FAILED.into()))?;
+            return Ok(rules.turns(root).into_iter().map(|t| t.notation).zip(values).collect());
+        }
         let repeated = self.session.repeated_twice();
         let mut out = Vec::new();
         for t in rules.turns(root) {

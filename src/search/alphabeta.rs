@@ -236,7 +236,7 @@ pub fn captured<R: Rules>(rules: &R, from: &R::State, to: &R::State, mover: Play
     rules.piece_counts(from)[opp].saturating_sub(rules.piece_counts(to)[opp])
 }
 
-struct Search<'a, R: Rules, E> {
+struct Search<'a, R: Rules, E: ?Sized> {
     rules: &'a R,
     eval: &'a mut E,
     tt: Table,
@@ -251,7 +251,7 @@ struct Search<'a, R: Rules, E> {
     pool: Vec<Vec<R::State>>,
 }
 
-impl<'a, R: Rules, E: Evaluator<R>> Search<'a, R, E> {
+impl<'a, R: Rules, E: Evaluator<R> + ?Sized> Search<'a, R, E> {
     /// A search for `me` (the player to move at the root) by `cfg`.
     fn new(rules: &'a R, eval: &'a mut E, cfg: &'a Config, me: Player) -> Self {
         let mut draw = [cfg.contempt; 2];
@@ -560,7 +560,7 @@ pub fn search<R: Rules, E: Evaluator<R>>(
 /// through the capture quiescence when `cfg.quiescence`, so that the
 /// opponent's captures and the recaptures they allow are seen). A turn that
 /// ends the game is worth its returns scaled like every win ([`win_at`]).
-pub fn turn_values<R: Rules, E: Evaluator<R>>(
+pub fn turn_values<R: Rules, E: Evaluator<R> + ?Sized>(
     rules: &R,
     root: &R::State,
     cfg: &Config,
